@@ -1,0 +1,262 @@
+"""Mr Toast property tests: hundreds of random games, invariants checked at every step.
+
+At every step: cards are conserved (MT-2), every listed legal action is accepted, junk and
+out-of-turn actions are refused without changing anything, no view or redacted event shows a
+seat (or a spectator) another seat's hand (MT-15), the state round-trips through JSON, and
+the game ends within its turn limit (MT-11).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from cardroom.bots.mr_toast import greedy
+from cardroom.games.base import NotYourTurn, RuleError
+from cardroom.games.mr_toast.cards import CODES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mr_toast_helpers import GAME, redacted
+
+_ID = re.compile(r'"(c\d+)"')
+
+compositions = st.one_of(
+    st.none(),
+    st.lists(
+        st.tuples(st.sampled_from(CODES), st.integers(1, 12)),
+        min_size=1,
+        max_size=len(CODES),
+        unique_by=lambda item: item[0],
+    )
+    .filter(lambda items: sum(count for _, count in items) >= 2)
+    .map(lambda items: [{"code": code, "count": count} for code, count in items]),
+)
+
+game_setups = st.fixed_dictionaries(
+    {
+        "players": st.sampled_from([2, 3, 4, 5, 6]),
+        "seed": st.integers(0, 2**32),
+        "greedy_seats": st.sets(st.integers(0, 5), max_size=2),
+        "options": st.fixed_dictionaries(
+            {
+                "mode": st.sampled_from(["exact", "irresponsible"]),
+                "turn_limit": st.sampled_from([40, 60, 25, 80, 15, 8, 4, 2, 1]),
+                "auto_allow": st.booleans(),
+                "reaction_deadline": st.sampled_from([None, None, 3.0]),
+                "composition": compositions,
+            }
+        ),
+    }
+)
+
+
+def ids_in(value: Any) -> set[str]:
+    return set(_ID.findall(json.dumps(value)))
+
+
+def zone_count(state: dict[str, Any]) -> int:
+    pend = state["pend"]
+    count = len(state["draw"]) + len(state["disc"])
+    count += sum(len(hand) for hand in state["hand"])
+    count += sum(len(entry) for fun in state["fun"] for entry in fun)
+    count += sum(card is not None for card in state["red"])
+    count += sum(card is not None for card in state["brk"])
+    if pend is not None:
+        count += 1 + len(pend["nw"])
+    return count
+
+
+def all_cards(state: dict[str, Any]) -> list[int]:
+    cards = list(state["draw"]) + list(state["disc"])
+    for hand in state["hand"]:
+        cards += hand
+    for fun in state["fun"]:
+        for entry in fun:
+            cards += entry
+    cards += [c for c in state["red"] if c is not None]
+    cards += [c for c in state["brk"] if c is not None]
+    pend = state["pend"]
+    if pend is not None:
+        cards += [pend["c"]] + [c for _, c in pend["nw"]]
+    return cards
+
+
+def junk_actions(
+    state: dict[str, Any], seat: int, legal: list[dict[str, Any]], rng: random.Random
+) -> list[Any]:
+    """Actions that are certainly illegal for ``seat`` now."""
+    others = [f"c{c}" for s, hand in enumerate(state["hand"]) if s != seat for c in hand]
+    public = [f"c{c}" for c in state["disc"]] + [f"c{c}" for c in state["draw"]]
+    foreign = others + public + [f"c{len(state['k']) + 7}", "c", "17", 17, True, 1.5]
+    junk: list[Any] = [
+        None,
+        "end_turn",
+        42,
+        [],
+        {},
+        {"type": "bogus"},
+        {"type": None},
+        {"type": ["allow"]},
+    ]
+    if state["ph"] == "react":
+        junk += [{"type": "end_turn"}, {"type": "score", "green": "c0"}]
+    else:
+        junk += [{"type": "allow"}, {"type": "no_way", "card": "c0"}]
+    for action in rng.sample(legal, min(3, len(legal))):
+        junk.append({**action, "zzz": 1})
+        for field in ("card", "green", "purple"):
+            if field in action:
+                junk.append({**action, field: rng.choice(foreign)})
+        if "greens" in action:
+            junk.append({**action, "greens": [*action["greens"], rng.choice(foreign)]})
+            junk.append({**action, "greens": action["greens"][0]})
+        if "target" in action:
+            junk.append({**action, "target": rng.choice([seat, state["n"], -1, "1", None])})
+    return junk
+
+
+def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
+    players, seed, options = setup["players"], setup["seed"], setup["options"]
+    options = GAME.validate_options(players, options)
+    state = GAME.new_game(players, options, seed)
+    size = len(state["k"])
+    rng = random.Random(seed)
+    now = 0.0
+    steps = 0
+    limit = options["turn_limit"]
+    while GAME.result(state) is None:
+        steps += 1
+        assert steps < limit * 300, "the game does not end"
+        # Time passes; as the API does, a passed reaction deadline is settled first (MT-14).
+        now += rng.choice([0.5, 1.0, 1.0, 4.0])
+        if GAME.advance(state, now) and GAME.result(state) is not None:
+            break
+        to_act = GAME.to_act(state)
+        assert to_act
+        for seat in range(players):
+            if seat not in to_act:
+                assert GAME.legal_actions(state, seat) == []
+        seat = rng.choice(sorted(to_act))
+        legal = GAME.legal_actions(state, seat)
+        assert legal
+        text = json.dumps(state)
+
+        # Every listed action is accepted.
+        for action in legal:
+            copy = json.loads(text)
+            GAME.apply(copy, seat, json.loads(json.dumps(action)), now)
+            assert len(all_cards(copy)) == size
+
+        # Junk and out-of-turn actions are refused and change nothing.
+        for action in junk_actions(state, seat, legal, rng):
+            try:
+                GAME.apply(state, seat, action, now)
+            except RuleError:
+                pass
+            else:
+                raise AssertionError(f"junk accepted: {action!r}")
+            assert json.dumps(state) == text
+        for other in set(range(-1, players + 1)) - to_act:
+            try:
+                GAME.apply(state, other, rng.choice(legal), now)
+            except NotYourTurn:
+                pass
+            else:
+                raise AssertionError(f"seat {other} acted out of turn")
+            assert json.dumps(state) == text
+
+        before_hands = [set(hand) for hand in state["hand"]]
+        before_draw = set(state["draw"])
+        if seat in setup["greedy_seats"]:
+            action = greedy(GAME.view(state, seat), legal, rng)
+            assert action in legal
+        else:
+            action = rng.choice(legal)
+        events = GAME.apply(state, seat, action, now)
+        assert events
+
+        # MT-2: conservation, every card exactly once.
+        cards = all_cards(state)
+        assert len(cards) == size == zone_count(state)
+        assert sorted(cards) == list(range(size))
+        assert json.loads(json.dumps(state)) == state
+
+        # MT-15: nothing of another seat's hand in any view, legal list or event. For events,
+        # the secret cards are those a seat held (or that lay in the draw pile) before the
+        # step and holds after it, except the cards the action itself played in public (a
+        # played card may come back to its player after a reshuffle within the same step).
+        played = ids_in(action)
+        for viewer in [None, *range(players)]:
+            hidden: set[str] = {f"c{c}" for c in state["draw"]}
+            secret: set[str] = set()
+            for other, hand in enumerate(state["hand"]):
+                if other == viewer:
+                    continue
+                hidden |= {f"c{c}" for c in hand}
+                kept = (before_hands[other] | before_draw) & set(hand)
+                secret |= {f"c{c}" for c in kept}
+            secret -= played
+            view = GAME.view(state, viewer)
+            assert not ids_in(view) & hidden, (viewer, ids_in(view) & hidden)
+            assert not ids_in(redacted(events, viewer)) & secret, (viewer, events)
+            if viewer is not None:
+                own = {f"c{c}" for c in state["hand"][viewer]}
+                assert {c["id"] for c in view["you"]["hand"]} == own
+                assert not ids_in(GAME.legal_actions(state, viewer)) - own
+        assert all(
+            len(hand) == v["hand_size"]
+            for hand, v in zip(state["hand"], GAME.view(state, None)["seats"], strict=True)
+        )
+
+    result = GAME.result(state)
+    assert result["turn"] <= limit
+    assert result["winners"]
+    assert result["scores"] == GAME.scores(state)
+    best = max(result["scores"])
+    if result["reason"] == "turn_limit":
+        assert result["winners"] == [s for s in range(players) if result["scores"][s] == best]
+    elif result["reason"] == "exact_15":
+        assert result["scores"][result["winners"][0]] == 15
+    else:
+        assert result["scores"][result["winners"][0]] >= 15
+    assert max(result["scores"]) <= 15 or options["mode"] == "irresponsible"
+    assert GAME.to_act(state) == set()
+    return state
+
+
+@settings(
+    max_examples=220,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(setup=game_setups)
+def test_random_games_keep_every_invariant(setup):
+    """Uniformly random play (plus, in some games, one or two greedy seats so that games are
+    also won by scoring, MT-10), every invariant checked at every step."""
+    play_checked(setup)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    mode=st.sampled_from(["exact", "irresponsible"]),
+    auto_allow=st.booleans(),
+)
+def test_random_default_deck_games_end_within_the_turn_limit(players, seed, mode, auto_allow):
+    """MT-11 with the default deck and a longer limit, fewer checks per step."""
+    options = GAME.validate_options(
+        players, {"mode": mode, "auto_allow": auto_allow, "turn_limit": 120}
+    )
+    state = GAME.new_game(players, options, seed)
+    rng = random.Random(seed)
+    steps = 0
+    while GAME.result(state) is None:
+        steps += 1
+        assert steps < 120 * 300
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+        assert len(all_cards(state)) == 90
+    assert GAME.result(state)["turn"] <= 120
