@@ -117,6 +117,49 @@ def junk_actions(
     return junk
 
 
+def candidate_actions(state: dict[str, Any], seat: int, rng: random.Random) -> list[dict[str, Any]]:
+    """Actions of every type built from the seat's own cards and every target."""
+    hand = [f"c{c}" for c in state["hand"][seat]]
+    k = state["k"]
+    code = {f"c{c}": k[c] for c in state["hand"][seat]}
+    targets = [None, *range(state["n"])]
+    purples = [None] + [c for c in hand if code[c][0] == "P"]
+    greens = [c for c in hand if code[c][0] == "G"]
+    actions: list[dict[str, Any]] = [{"type": "end_turn"}, {"type": "allow"}]
+    for card in hand:
+        actions.append({"type": "no_way", "card": card})
+        for target in targets:
+            for kind in ("give_red", "play_blue"):
+                action = {"type": kind, "card": card}
+                if target is not None:
+                    action["target"] = target
+                actions.append(action)
+        for purple in purples:
+            action = {"type": "score", "green": card}
+            if purple is not None:
+                action["purple"] = purple
+            actions.append(action)
+    for _ in range(4):
+        if greens:
+            chosen = rng.sample(greens, rng.randint(1, min(3, len(greens))))
+            action = {"type": "clear_red", "greens": chosen}
+            purple = rng.choice(purples)
+            if purple is not None:
+                action["purple"] = purple
+            actions.append(action)
+    return actions
+
+
+def clears(state: dict[str, Any], seat: int, action: dict[str, Any]) -> bool:
+    """Whether a well-formed clear_red of the seat's own cards must be accepted (MT-7)."""
+    red = state["red"][seat]
+    if state["ph"] != "play" or red is None:
+        return False
+    k = state["k"]
+    cards = [*action["greens"], *([action["purple"]] if "purple" in action else [])]
+    return sum(int(k[int(c[1:])][1]) for c in cards) >= int(k[red][1])
+
+
 def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
     players, seed, options = setup["players"], setup["seed"], setup["options"]
     options = GAME.validate_options(players, options)
@@ -158,6 +201,22 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
             else:
                 raise AssertionError(f"junk accepted: {action!r}")
             assert json.dumps(state) == text
+        # legal_actions is complete: every other action built from the seat's own cards is
+        # refused (clear_red: any combination adding up to the red card is accepted).
+        for action in candidate_actions(state, seat, rng):
+            if action in legal:
+                continue
+            if action["type"] == "clear_red" and clears(state, seat, action):
+                copy = json.loads(text)
+                GAME.apply(copy, seat, action, now)
+                continue
+            try:
+                GAME.apply(state, seat, action, now)
+            except RuleError:
+                pass
+            else:
+                raise AssertionError(f"unlisted action accepted: {action!r}")
+        assert json.dumps(state) == text
         for other in set(range(-1, players + 1)) - to_act:
             try:
                 GAME.apply(state, other, rng.choice(legal), now)
@@ -227,7 +286,7 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
 
 
 @settings(
-    max_examples=220,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

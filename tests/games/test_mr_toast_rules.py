@@ -458,6 +458,9 @@ def test_mt7_clear_needs_enough_distinct_green_cards():
     g2, g1 = t.card(0, "G2"), t.card(0, "G1")
     error = t.refused(0, {"type": "clear_red", "greens": [g2, g1]}, IllegalAction)
     assert error.rule == "MT-7" and "less than" in error.message
+    one_short = [g2, *(c["id"] for c in t.view(0)["you"]["hand"] if c["code"] == "G1")]
+    error = t.refused(0, {"type": "clear_red", "greens": one_short}, IllegalAction)
+    assert "add up to 4, less than the red card's 5" in error.message
     error = t.refused(0, {"type": "clear_red", "greens": [g2, g2, g1]}, IllegalAction)
     assert "twice" in error.message
     for bad in ([], "c1", None, [t.card(0, "P1")]):
