@@ -1,0 +1,263 @@
+"""The /v1 endpoints: game types, games, seats, views, actions, events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from cardroom.api.schemas import (
+    ActionResultSchema,
+    ActionSchema,
+    CreateGameSchema,
+    EventListSchema,
+    EventsQuerySchema,
+    GameListQuerySchema,
+    GameListSchema,
+    GameSummarySchema,
+    GameTypeListSchema,
+    JoinResultSchema,
+    JoinSchema,
+    ProblemSchema,
+    ViewSchema,
+)
+from cardroom.service import BadRequest, Tables, etag_for
+
+blp = Blueprint(
+    "games",
+    __name__,
+    url_prefix="/v1",
+    description="Create and join games, see your view, act, follow events.",
+)
+
+BEARER = [{"seatToken": []}]
+OPTIONAL_BEARER = [{}, {"seatToken": []}]
+MAX_IDEMPOTENCY_KEY = 255
+LIST_SCAN_LIMIT = 1000
+
+
+def tables() -> Tables:
+    return current_app.extensions["cardroom.tables"]
+
+
+def bearer_token() -> str | None:
+    """The bearer token, None if no Authorization header; '' if the header is not Bearer."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def problems(*statuses: int) -> Any:
+    """Document problem responses."""
+
+    def decorate(func: Any) -> Any:
+        for status in statuses:
+            func = blp.alt_response(
+                status,
+                schema=ProblemSchema,
+                content_type="application/problem+json",
+                description=_PROBLEM_DOCS.get(status, "Problem details (RFC 9457)."),
+            )(func)
+        return func
+
+    return decorate
+
+
+_PROBLEM_DOCS = {
+    400: "Malformed request (problem `malformed-json`).",
+    401: "Missing or wrong seat token (problem `unauthorized`).",
+    404: "No such game (problem `game-not-found`).",
+    409: "Not your turn, game over, not started, or seat taken (see `type`).",
+    412: "If-Match is stale (problem `stale-version`).",
+    413: "Body too large.",
+    422: "Invalid field (named in `field`/`errors`) or an illegal action (`rule` says which).",
+    503: "The game store is unavailable; retry after Retry-After.",
+}
+
+
+@blp.route("/game-types")
+class GameTypes(MethodView):
+    @blp.response(200, GameTypeListSchema)
+    @problems(503)
+    def get(self) -> dict[str, Any]:
+        """The games this server hosts: player counts, options with defaults, bot policies."""
+        return {"game_types": tables().game_types()}
+
+
+@blp.route("/games")
+class Games(MethodView):
+    @blp.arguments(CreateGameSchema)
+    @blp.response(201, GameSummarySchema)
+    @problems(400, 413, 422, 503)
+    def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Create a game.
+
+        Only `game_type` and `players` are required. `bots` seats are played by the server.
+        The game is `waiting` until every seat is taken, then `active`.
+        """
+        record = tables().create(
+            body["game_type"],
+            body["players"],
+            body.get("options") or {},
+            body.get("seed"),
+            body.get("bots") or [],
+        )
+        return tables().summarise(record), 201, {"Location": f"/v1/games/{record.id}"}
+
+    @blp.arguments(GameListQuerySchema, location="query")
+    @blp.response(200, GameListSchema)
+    @problems(422, 503)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """List games, newest first, filtered by `game_type` and `status`.
+
+        Pages are cursor-based: pass `next_cursor` as `cursor`. A page may hold fewer than
+        `limit` games while `next_cursor` is not null (the filter skipped some).
+        """
+        store = tables().store
+        start = int(query.get("cursor") or 0)
+        limit = query["limit"]
+        found: list[dict[str, Any]] = []
+        scanned = 0
+        expired: list[str] = []
+        position = start
+        while len(found) < limit and scanned < LIST_SCAN_LIMIT:
+            batch = store.list_ids(position, min(100, LIST_SCAN_LIMIT - scanned))
+            if not batch:
+                position = -1
+                break
+            records = store.load_many([game_id for game_id, _ in batch])
+            for (game_id, _), record in zip(batch, records, strict=True):
+                position += 1
+                scanned += 1
+                if record is None:
+                    expired.append(game_id)
+                    continue
+                if query.get("game_type") not in (None, record.game_type):
+                    continue
+                if query.get("status") not in (None, record.status):
+                    continue
+                found.append(tables().summarise(record))
+                if len(found) == limit:
+                    break
+        store.forget(expired)
+        more = position >= 0 and bool(store.list_ids(position - len(expired), 1))
+        return {"games": found, "next_cursor": str(position - len(expired)) if more else None}
+
+
+@blp.route("/games/<game_id>")
+class Game(MethodView):
+    @blp.response(200, GameSummarySchema)
+    @problems(404, 503)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """A game's public summary: status, seats, scores, version, result."""
+        return tables().summary(game_id)
+
+
+@blp.route("/games/<game_id>/join")
+class Join(MethodView):
+    @blp.arguments(JoinSchema)
+    @blp.response(201, JoinResultSchema)
+    @problems(400, 404, 409, 422, 503)
+    def post(self, body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
+        """Take a free seat. The token in the answer is shown once: keep it."""
+        record, seat, token = tables().join(game_id, body["name"], body.get("seat"))
+        return {"game_id": game_id, "seat": seat, "token": token, "status": record.status}, 201
+
+
+@blp.route("/games/<game_id>/view")
+class GameView(MethodView):
+    @blp.doc(security=OPTIONAL_BEARER)
+    @blp.response(
+        200,
+        ViewSchema,
+        headers={"ETag": {"description": "Send as If-None-Match (304) or If-Match (actions)."}},
+    )
+    @blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
+    @problems(401, 404, 503)
+    def get(self, game_id: str) -> Any:
+        """Your view: the public state, your hand, who is to act, your legal actions.
+
+        Without a token you are a spectator and see only what is public.
+        """
+        record, seat, view = tables().view(game_id, bearer_token())
+        etag = etag_for(record, seat)
+        if request.if_none_match.contains(etag):
+            response = Response(status=304)
+        else:
+            view["etag"] = etag
+            response = Response(ViewSchema().dumps(view), status=200, mimetype="application/json")
+        response.set_etag(etag)
+        response.headers["Vary"] = "Authorization"
+        response.headers["Cache-Control"] = "private, no-cache"
+        return response
+
+
+@blp.route("/games/<game_id>/actions")
+class Actions(MethodView):
+    @blp.doc(
+        security=BEARER,
+        parameters=[
+            {
+                "in": "header",
+                "name": "If-Match",
+                "required": False,
+                "schema": {"type": "string"},
+                "description": "The view's ETag: refuse with 412 if the game changed since.",
+            },
+            {
+                "in": "header",
+                "name": "Idempotency-Key",
+                "required": False,
+                "schema": {"type": "string", "maxLength": MAX_IDEMPOTENCY_KEY},
+                "description": "Retry safely: the same key returns the first answer.",
+            },
+        ],
+    )
+    @blp.arguments(ActionSchema)
+    @blp.response(200, ActionResultSchema)
+    @problems(400, 401, 404, 409, 412, 413, 422, 503)
+    def post(self, action: dict[str, Any], game_id: str) -> Any:
+        """Submit one action as your seat: one of your view's `legal_actions`.
+
+        Answers with the new version, your new events and your view. Bot seats that get the
+        turn play before the answer.
+        """
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
+            raise BadRequest(
+                f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters", "Idempotency-Key"
+            )
+        if_match = None
+        if request.if_match and not request.if_match.star_tag:
+            if_match = set(request.if_match.as_set())
+        outcome = tables().act(game_id, bearer_token(), action, if_match, key)
+        headers = (
+            {"ETag": f'"{outcome.body["view"]["etag"]}"'}
+            if "etag" in outcome.body.get("view", {})
+            else {}
+        )
+        if outcome.replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return outcome.body, outcome.status, headers
+
+
+@blp.route("/games/<game_id>/events")
+class Events(MethodView):
+    @blp.doc(security=OPTIONAL_BEARER)
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventListSchema)
+    @problems(401, 404, 422, 503)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Events after `after`, as your seat may see them (a spectator: public ones only).
+
+        With `wait`, the request is held until an event arrives or `wait` seconds pass.
+        """
+        wait = min(query["wait"], current_app.config["CARDROOM_SETTINGS"].max_wait_seconds)
+        _, events, last = tables().events(
+            game_id, bearer_token(), query["after"], wait, query["limit"]
+        )
+        return {"game_id": game_id, "events": events, "last_seq": last}

@@ -1,0 +1,204 @@
+"""RFC 9457 problem details for every error the API can give, 404/405/500 included."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import redis
+from flask import Flask, Response, g, json, request
+from werkzeug.exceptions import HTTPException
+
+from cardroom.games.base import InvalidOptions, RuleError
+from cardroom.service import (
+    BadRequest,
+    NotFound,
+    PreconditionFailed,
+    StateConflict,
+    Unauthorized,
+)
+from cardroom.store import Conflict
+
+log = logging.getLogger("cardroom.api")
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+# slug -> (title, what it means); served at /problems/<slug> and used as `type`.
+PROBLEM_TYPES: dict[str, tuple[str, str]] = {
+    "invalid-request": (
+        "Invalid request",
+        "The request body, query or headers do not match the schema. `errors` names each field.",
+    ),
+    "malformed-json": ("Malformed JSON", "The request body is not valid JSON."),
+    "invalid": ("Invalid value", "A field's value cannot be accepted; `field` names it."),
+    "unauthorized": (
+        "Unauthorized",
+        "This request needs the seat token given by join, as `Authorization: Bearer <token>`.",
+    ),
+    "not-found": ("Not found", "There is no such resource (a game may also have expired)."),
+    "game-not-found": ("Game not found", "No game has this id, or it expired after inactivity."),
+    "method-not-allowed": ("Method not allowed", "This path does not take this method."),
+    "not-your-turn": (
+        "Not your turn",
+        "The seat may not act now: it is another seat's turn, or the game is in another phase.",
+    ),
+    "game-finished": ("Game finished", "The game is over; it takes no more actions."),
+    "game-not-started": ("Game not started", "The game waits for every seat to be taken."),
+    "game-full": ("Game full", "Every seat of the game is taken."),
+    "seat-taken": ("Seat taken", "The seat asked for is taken; join another or omit `seat`."),
+    "illegal-action": (
+        "Illegal action",
+        "The rules refuse this action; `rule` names the rule or ruling and `detail` says why.",
+    ),
+    "stale-version": (
+        "Stale version",
+        "If-Match named an older version of the game: fetch the view and decide again.",
+    ),
+    "idempotency-key-reused": (
+        "Idempotency key reused",
+        "The same Idempotency-Key was sent before with a different body.",
+    ),
+    "busy": ("Busy", "The game is changing too fast to apply this now; retry shortly."),
+    "payload-too-large": ("Payload too large", "The request body exceeds the size limit."),
+    "storage-unavailable": (
+        "Storage unavailable",
+        "The game store (Redis) cannot be reached. Nothing was changed; retry after Retry-After.",
+    ),
+    "internal-error": ("Internal error", "An unexpected error. It has been logged."),
+    "http-error": ("HTTP error", "A protocol-level error; `status` says which."),
+}
+
+_HTTP_SLUGS = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large"}
+
+
+def problem(
+    status: int,
+    slug: str,
+    detail: str,
+    *,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    title = PROBLEM_TYPES.get(slug, (slug.replace("-", " ").capitalize(), ""))[0]
+    body: dict[str, Any] = {
+        "type": f"/problems/{slug}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "instance": request.path,
+    }
+    request_id = getattr(g, "request_id", None)
+    if request_id:
+        body["request_id"] = request_id
+    body.update({key: value for key, value in extra.items() if value is not None})
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MEDIA_TYPE)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _field_errors(messages: dict[str, Any]) -> list[dict[str, Any]]:
+    """Flatten webargs' {location: {field: [msg] | {nested…}}} into a list naming each field."""
+    flat: list[dict[str, Any]] = []
+
+    def walk(location: str, prefix: str, node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(location, f"{prefix}.{key}" if prefix else str(key), value)
+        else:
+            texts = node if isinstance(node, list) else [node]
+            flat.append(
+                {
+                    "field": prefix or "(body)",
+                    "location": location,
+                    "messages": list(map(str, texts)),
+                }
+            )
+
+    for location, fields_ in messages.items():
+        walk(location, "", fields_)
+    return flat
+
+
+def handle_http_exception(error: HTTPException) -> Response:
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages") or data.get("errors")
+    headers = dict(data.get("headers") or {})
+    if status == 422 and messages:
+        errors = _field_errors(messages)
+        first = errors[0]
+        detail = f"{first['field']}: {'; '.join(first['messages'])}"
+        return problem(422, "invalid-request", detail, errors=errors, field=first["field"])
+    if status == 400 and messages:
+        errors = _field_errors(messages)
+        text = "; ".join(m for e in errors for m in e["messages"])
+        slug = "malformed-json" if "json" in text.lower() else "invalid-request"
+        return problem(400, slug, text or "bad request", errors=errors)
+    if status == 405:
+        headers["Allow"] = ", ".join(getattr(error, "valid_methods", None) or [])
+    if status in (304, 412):  # smorest's own ETag handling never reaches here, but be safe
+        return Response(status=status)
+    slug = _HTTP_SLUGS.get(status, "http-error")
+    detail = data.get("message") or error.description or error.name
+    return problem(status, slug, str(detail), headers=headers)
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(NotFound)
+    def game_not_found(error: NotFound) -> Response:
+        return problem(404, "game-not-found", f"no game {error.args[0]!r} (or it expired)")
+
+    @app.errorhandler(Unauthorized)
+    def unauthorized(error: Unauthorized) -> Response:
+        return problem(
+            401, "unauthorized", str(error), headers={"WWW-Authenticate": 'Bearer realm="cardroom"'}
+        )
+
+    @app.errorhandler(BadRequest)
+    def bad_request(error: BadRequest) -> Response:
+        return problem(error.status, error.problem, error.message, field=error.field)
+
+    @app.errorhandler(InvalidOptions)
+    def invalid_options(error: InvalidOptions) -> Response:
+        return problem(422, "invalid", error.message, field=error.field)
+
+    @app.errorhandler(StateConflict)
+    def state_conflict(error: StateConflict) -> Response:
+        return problem(409, error.problem, error.message)
+
+    @app.errorhandler(PreconditionFailed)
+    def stale(error: PreconditionFailed) -> Response:
+        return problem(412, "stale-version", "If-Match does not match the game's current ETag")
+
+    @app.errorhandler(RuleError)
+    def refused(error: RuleError) -> Response:
+        status = 422 if error.problem_type == "illegal-action" else 409
+        return problem(
+            status, error.problem_type, error.message, rule=error.rule, field=error.field
+        )
+
+    @app.errorhandler(Conflict)
+    def busy(error: Conflict) -> Response:
+        return problem(
+            409, "busy", "too many concurrent changes; retry", headers={"Retry-After": "1"}
+        )
+
+    @app.errorhandler(redis.exceptions.RedisError)
+    def storage_down(error: redis.exceptions.RedisError) -> Response:
+        log.warning("redis error: %s", error.__class__.__name__)
+        return problem(
+            503,
+            "storage-unavailable",
+            "the game store is unavailable; nothing was changed",
+            headers={"Retry-After": "2"},
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        return handle_http_exception(error)
+
+    @app.errorhandler(Exception)
+    def internal(error: Exception) -> Response:
+        log.exception("unhandled error")
+        return problem(500, "internal-error", "an unexpected error occurred; it has been logged")

@@ -1,0 +1,269 @@
+"""Marshmallow schemas of every request and response body (they are also the spec's docs)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import INCLUDE, Schema, fields, post_dump, validate
+
+MAX_PLAYERS = 16
+MAX_SEED = 2**53 - 1
+MAX_NAME = 40
+
+
+class OpenSchema(Schema):
+    """A JSON object whose documented fields are listed, and which may carry more.
+
+    Undeclared keys pass through both ways: a card or an action keeps every field its game
+    gives it.
+    """
+
+    class Meta:
+        unknown = INCLUDE
+
+    @post_dump(pass_original=True)
+    def keep_undeclared(self, data: dict, original: Any, **_: Any) -> dict:
+        if isinstance(original, dict):
+            for key, value in original.items():
+                data.setdefault(key, value)
+        return data
+
+
+def _doc(text: str, **more: object) -> dict[str, object]:
+    return {"description": text, **more}
+
+
+# --- problems -------------------------------------------------------------------------------
+
+
+class FieldErrorSchema(Schema):
+    field = fields.String(metadata=_doc("The field, dotted for nested ones: `options.mode`."))
+    location = fields.String(metadata=_doc("`json`, `query` or `headers`."))
+    messages = fields.List(fields.String())
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details (media type application/problem+json)."""
+
+    type = fields.String(metadata=_doc("A URI naming the problem: `/problems/not-your-turn`."))
+    title = fields.String(metadata=_doc("A short summary of the problem type."))
+    status = fields.Integer(metadata=_doc("The HTTP status code."))
+    detail = fields.String(metadata=_doc("What went wrong this time, for a person to read."))
+    instance = fields.String(metadata=_doc("The request path."))
+    rule = fields.String(metadata=_doc("The rule or ruling that refused an action: `MT-7`."))
+    field = fields.String(metadata=_doc("The request field at fault, if one is."))
+    errors = fields.List(fields.Nested(FieldErrorSchema), metadata=_doc("Every field error."))
+    request_id = fields.String(metadata=_doc("The request's id, as in X-Request-ID."))
+
+
+# --- game types -----------------------------------------------------------------------------
+
+
+class OptionDescriptionSchema(Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True, metadata=_doc("The option's JSON type."))
+    default = fields.Raw(allow_none=True, metadata=_doc("The value when the option is absent."))
+    description = fields.String()
+    nullable = fields.Boolean()
+    secret = fields.Boolean(metadata=_doc("Shown as `hidden` to players until the game ends."))
+    choices = fields.List(fields.Raw())
+    minimum = fields.Float()
+    maximum = fields.Float()
+
+
+class GameTypeSchema(Schema):
+    game_type = fields.String(required=True, metadata=_doc("The id used in `game_type`."))
+    title = fields.String()
+    description = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    options = fields.List(fields.Nested(OptionDescriptionSchema))
+    bot_policies = fields.List(fields.String())
+    rules_url = fields.String()
+
+
+class GameTypeListSchema(Schema):
+    game_types = fields.List(fields.Nested(GameTypeSchema), required=True)
+
+
+# --- games ----------------------------------------------------------------------------------
+
+
+class BotSeatSchema(Schema):
+    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_PLAYERS - 1))
+    policy = fields.String(
+        required=True,
+        validate=validate.OneOf(["random", "greedy"]),
+        metadata=_doc("`random` or `greedy`."),
+    )
+
+
+class CreateGameSchema(Schema):
+    game_type = fields.String(
+        required=True, validate=validate.Length(min=1, max=64), metadata=_doc("`mr-toast`…")
+    )
+    players = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_PLAYERS),
+        metadata=_doc("The number of seats; each game type has its own range."),
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata=_doc("Game options: see `GET /v1/game-types`. Absent ones take defaults."),
+    )
+    seed = fields.Integer(
+        strict=True,
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_SEED),
+        metadata=_doc("Seeds every shuffle: the same seed and actions replay the same game."),
+    )
+    bots = fields.List(
+        fields.Nested(BotSeatSchema),
+        load_default=list,
+        validate=validate.Length(max=MAX_PLAYERS),
+        metadata=_doc("Seats played by the server itself."),
+    )
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True, metadata=_doc("The policy of a bot seat, else null."))
+    taken = fields.Boolean()
+
+
+class GameSummarySchema(Schema):
+    id = fields.String(required=True)
+    game_type = fields.String(required=True)
+    status = fields.String(
+        required=True, metadata=_doc("`waiting` for players, then `active`, then `finished`.")
+    )
+    players = fields.Integer()
+    seats = fields.List(fields.Nested(SeatSchema))
+    options = fields.Dict(metadata=_doc("Every option with its value (a stacked deck hidden)."))
+    version = fields.Integer(metadata=_doc("The number of accepted actions."))
+    scores = fields.List(fields.Integer())
+    to_act = fields.List(fields.Integer(), metadata=_doc("The seats that may act now."))
+    result = fields.Dict(allow_none=True, metadata=_doc("Null until the end: `{winners: […]}`."))
+    seed = fields.Integer(allow_none=True, metadata=_doc("Revealed once the game is finished."))
+    created_at = fields.Float(metadata=_doc("Unix time, seconds."))
+    updated_at = fields.Float(metadata=_doc("Unix time, seconds."))
+
+
+class GameListQuerySchema(Schema):
+    game_type = fields.String(validate=validate.Length(min=1, max=64))
+    status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    cursor = fields.String(
+        validate=validate.Regexp(r"^[0-9]{1,9}$"),
+        metadata=_doc("`next_cursor` of the previous page."),
+    )
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    next_cursor = fields.String(
+        allow_none=True, metadata=_doc("Pass as `cursor` for the next page; null at the end.")
+    )
+
+
+class JoinSchema(Schema):
+    name = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=MAX_NAME),
+        metadata=_doc("The player's display name."),
+    )
+    seat = fields.Integer(
+        strict=True,
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_PLAYERS - 1),
+        metadata=_doc("A free seat; absent: the lowest free one."),
+    )
+
+
+class JoinResultSchema(Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(
+        required=True,
+        metadata=_doc("The seat's secret: send as `Authorization: Bearer …`. Shown only once."),
+    )
+    status = fields.String()
+
+
+class CardSchema(OpenSchema):
+    id = fields.String(required=True)
+    code = fields.String(required=True)
+
+
+class ActionSchema(OpenSchema):
+    """An action: `{"type": …, …}`. The view's `legal_actions` lists the ones allowed now."""
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=32))
+
+
+class YouSchema(OpenSchema):
+    seat = fields.Integer(required=True)
+    hand = fields.List(fields.Nested(CardSchema), metadata=_doc("Your cards."))
+
+
+class ViewSchema(Schema):
+    game_id = fields.String(required=True)
+    game_type = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True, metadata=_doc("The number of accepted actions."))
+    to_act = fields.List(fields.Integer(), required=True)
+    you = fields.Nested(YouSchema, allow_none=True, metadata=_doc("Null for a spectator."))
+    legal_actions = fields.List(
+        fields.Nested(ActionSchema), metadata=_doc("What you may submit now, exactly as listed.")
+    )
+    deadline = fields.Float(
+        allow_none=True, metadata=_doc("Unix time when a reaction window closes, if timed.")
+    )
+    result = fields.Dict(allow_none=True)
+    seats = fields.List(fields.Nested(SeatSchema))
+    scores = fields.List(fields.Integer())
+    options = fields.Dict()
+    public = fields.Dict(metadata=_doc("The game's public state (see its rules page)."))
+    etag = fields.String(metadata=_doc("The view's ETag, for If-Match on the next action."))
+
+
+class EventSchema(OpenSchema):
+    seq = fields.Integer(required=True, metadata=_doc("Numbers every event of the game from 1."))
+    version = fields.Integer(metadata=_doc("The game version the event belongs to."))
+    type = fields.String(required=True)
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata=_doc("Return events with `seq` greater than this."),
+    )
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(min=0, max=30),
+        metadata=_doc("Seconds to hold the request until an event arrives (long-poll, ≤ 30)."),
+    )
+    limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
+
+
+class EventListSchema(Schema):
+    game_id = fields.String(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    last_seq = fields.Integer(
+        required=True, metadata=_doc("Pass as `after` next time (covers hidden events too).")
+    )
+
+
+class ActionResultSchema(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), metadata=_doc("Your new events."))
+    view = fields.Nested(ViewSchema, metadata=_doc("Your view after the action."))
+
+
+class HealthSchema(Schema):
+    status = fields.String(required=True, metadata=_doc("`ok` or `unavailable`."))
+    redis = fields.String(metadata=_doc("`ok` or the error."))

@@ -1,0 +1,50 @@
+"""Health, problem-type pages and the offline Swagger UI assets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Blueprint as FlaskBlueprint
+from flask import current_app, send_from_directory
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from swagger_ui_bundle import swagger_ui_path
+
+from cardroom.api.problems import PROBLEM_TYPES, problem
+from cardroom.api.schemas import HealthSchema
+
+blp = Blueprint("system", __name__, description="Health and problem types.")
+
+# Swagger UI's JavaScript and CSS, served by the app itself: the container works offline.
+assets = FlaskBlueprint("swagger_assets", __name__)
+
+
+@assets.route("/docs/assets/<path:filename>")
+def swagger_asset(filename: str) -> Any:
+    return send_from_directory(swagger_ui_path, filename, max_age=24 * 3600)
+
+
+@blp.route("/healthz")
+class Health(MethodView):
+    @blp.response(200, HealthSchema)
+    @blp.alt_response(503, schema=HealthSchema, description="Redis cannot be reached.")
+    def get(self) -> Any:
+        """200 once the server can serve: Redis answers."""
+        try:
+            current_app.extensions["cardroom.tables"].store.ping()
+        except redis.exceptions.RedisError as error:
+            return {"status": "unavailable", "redis": error.__class__.__name__}, 503
+        return {"status": "ok", "redis": "ok"}
+
+
+@blp.route("/problems/<slug>")
+class ProblemType(MethodView):
+    @blp.response(200, content_type="text/plain")
+    @blp.alt_response(404, description="No such problem type.")
+    def get(self, slug: str) -> Any:
+        """What a problem `type` means."""
+        if slug not in PROBLEM_TYPES:
+            return problem(404, "not-found", f"no problem type {slug!r}")
+        title, text = PROBLEM_TYPES[slug]
+        return current_app.response_class(f"{title}\n\n{text}\n", mimetype="text/plain")

@@ -1,0 +1,68 @@
+"""create_app(): the Flask application (served by gunicorn, see gunicorn.conf.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+
+from cardroom import __version__
+from cardroom.api import games, problems, system
+from cardroom.config import Settings
+from cardroom.service import Tables
+from cardroom.store import GameStore, connect
+
+API_DESCRIPTION = """\
+cardroom hosts turn-based card games with hidden hands: **Mr Toast** (`mr-toast`) and
+**Exact Plays** (`exact-plays`).
+
+1. `POST /v1/games` creates a game; 2. each player `POST /v1/games/{id}/join`s and keeps the
+seat token it returns; 3. `GET /v1/games/{id}/view` with `Authorization: Bearer <token>` shows
+your hand, who is to act and your `legal_actions`; 4. `POST /v1/games/{id}/actions` one of them;
+5. `GET /v1/games/{id}/events?after=N&wait=S` follows the game.
+
+Errors are RFC 9457 problem details (`application/problem+json`); `type` names the problem,
+`field` the request field at fault, `rule` the game rule that refused an action.
+"""
+
+
+class CardroomApi(Api):
+    def handle_http_exception(self, error: Any) -> Any:
+        return problems.handle_http_exception(error)
+
+
+def create_app(settings: Settings | None = None, store: GameStore | None = None) -> Flask:
+    settings = settings or Settings.from_env()
+    app = Flask("cardroom")
+    app.config.update(
+        API_TITLE="cardroom",
+        API_VERSION=__version__,
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="/docs/assets/",
+        API_SPEC_OPTIONS={
+            "info": {"description": API_DESCRIPTION},
+            "components": {
+                "securitySchemes": {
+                    "seatToken": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": "The seat token that join returned.",
+                    }
+                }
+            },
+        },
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        CARDROOM_SETTINGS=settings,
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.extensions["cardroom.tables"] = Tables(store or connect(settings))
+    api = CardroomApi(app)
+    api.register_blueprint(games.blp)
+    api.register_blueprint(system.blp)
+    app.register_blueprint(system.assets)
+    problems.register(app)
+    return app

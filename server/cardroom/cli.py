@@ -1,0 +1,94 @@
+"""The `cardroom` command: serve, openapi (and more, see --help)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+GUNICORN_CONFIG = Path(__file__).with_name("gunicorn.conf.py")
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run gunicorn with the shared config; without REDIS_URL, an embedded Redis first."""
+    from cardroom.store.embedded import EmbeddedRedis
+
+    env = dict(os.environ)
+    env["CARDROOM_BIND"] = f"{args.host}:{args.port}"
+    if args.workers:
+        env["CARDROOM_WORKERS"] = str(args.workers)
+    embedded = None
+    if not env.get("REDIS_URL"):
+        embedded = EmbeddedRedis(args.data_dir).start()
+        env["REDIS_URL"] = embedded.url
+        print(
+            f"cardroom: embedded Redis at {embedded.url}, data in {embedded.data_dir}", flush=True
+        )
+    print(f"cardroom: serving on http://{args.host}:{args.port} (docs at /docs)", flush=True)
+    command = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONFIG)]
+    server = subprocess.Popen(command, env=env)
+
+    def forward(signum: int, _frame: object) -> None:
+        server.send_signal(signum)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, forward)
+    try:
+        return server.wait()
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            server.wait()
+        if embedded is not None:
+            embedded.stop()
+
+
+def openapi(args: argparse.Namespace) -> int:
+    """Print (or write) the OpenAPI document that the app serves."""
+    text = spec_text()
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def spec_text() -> str:
+    from cardroom.app import create_app
+    from cardroom.config import Settings
+
+    # The spec needs no Redis: the client connects lazily and is never used here.
+    app = create_app(Settings.from_env(redis_url="redis://127.0.0.1:1/0"))
+    with app.test_client() as client:
+        spec = client.get("/openapi.json").get_json()
+    return json.dumps(spec, indent=2, sort_keys=True) + "\n"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardroom", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("serve", help="run the server (gunicorn)")
+    run.add_argument("--host", default="127.0.0.1")
+    run.add_argument("--port", type=int, default=8000)
+    run.add_argument("--data-dir", default="data", help="embedded Redis data (no REDIS_URL)")
+    run.add_argument("--workers", type=int, default=None, help="gunicorn workers")
+    run.set_defaults(func=serve)
+
+    spec = commands.add_parser("openapi", help="print the OpenAPI document")
+    spec.add_argument("--output", "-o", help="write to this file instead of stdout")
+    spec.set_defaults(func=openapi)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

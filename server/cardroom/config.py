@@ -1,0 +1,51 @@
+"""Settings, read once from the environment; every one has a default (docs/operations.md)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    return default if raw in (None, "") else int(raw)
+
+
+def _env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    return default if raw in (None, "") else float(raw)
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str = ""
+    game_ttl_seconds: int = 7 * 24 * 3600
+    idempotency_ttl_seconds: int = 24 * 3600
+    max_wait_seconds: float = 30.0
+    max_body_bytes: int = 64 * 1024
+    redis_pool_size: int = 64
+    redis_socket_timeout: float = 5.0
+    event_retention: int = 10_000
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        values: dict[str, object] = {
+            "redis_url": os.environ.get("REDIS_URL", ""),
+            "game_ttl_seconds": _env_int("CARDROOM_GAME_TTL", cls.game_ttl_seconds),
+            "idempotency_ttl_seconds": _env_int(
+                "CARDROOM_IDEMPOTENCY_TTL", cls.idempotency_ttl_seconds
+            ),
+            "max_wait_seconds": _env_float("CARDROOM_MAX_WAIT", cls.max_wait_seconds),
+            "max_body_bytes": _env_int("CARDROOM_MAX_BODY_BYTES", cls.max_body_bytes),
+            "redis_pool_size": _env_int("CARDROOM_REDIS_POOL_SIZE", cls.redis_pool_size),
+            "redis_socket_timeout": _env_float(
+                "CARDROOM_REDIS_SOCKET_TIMEOUT", cls.redis_socket_timeout
+            ),
+            "event_retention": _env_int("CARDROOM_EVENT_RETENTION", cls.event_retention),
+        }
+        known = {f.name for f in fields(cls)}
+        for key, value in overrides.items():
+            if key not in known:
+                raise TypeError(f"unknown setting {key!r}")
+            values[key] = value
+        return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,427 @@
+"""The table: loads a game, lets its engine rule, plays bot seats, commits, and shapes views.
+
+This module knows the engine contract, not any game's rules. Every change is a load, pure
+engine calls, and one compare-and-set; a concurrent writer makes the whole step run again
+against the new state, so an action is never lost, merged or applied twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cardroom.bots import get_policy
+from cardroom.games import get_game, registry
+from cardroom.games.base import Game, GameOver, InvalidOptions, NotYourTurn, redact_event
+from cardroom.store import Conflict, GameRecord, GameStore, Gone
+from cardroom.store.games import Loaded, idempotency_key
+
+MAX_ATTEMPTS = 50
+MAX_BOT_ACTIONS = 100_000
+HIDDEN = "hidden"
+
+
+class NotFound(Exception):
+    """No such game."""
+
+
+class Unauthorized(Exception):
+    """Missing or unknown seat token."""
+
+
+class BadRequest(Exception):
+    """A request that is well-formed JSON but cannot be served (names the field)."""
+
+    def __init__(self, message: str, field: str, status: int = 422, problem: str = "invalid"):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.status = status
+        self.problem = problem
+
+
+class StateConflict(Exception):
+    """The game is not in a state that allows this request (HTTP 409)."""
+
+    def __init__(self, message: str, problem: str):
+        super().__init__(message)
+        self.message = message
+        self.problem = problem
+
+
+class PreconditionFailed(Exception):
+    """If-Match named an older version of the game (HTTP 412)."""
+
+
+@dataclass
+class ActionOutcome:
+    status: int
+    body: dict[str, Any]
+    replayed: bool = False
+
+
+Clock = Callable[[], float]
+
+
+def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> str:
+    """The ETag of ``seat``'s view: it changes whenever the game is written."""
+    basis = f"{record.id}:{record.rev if rev is None else rev}:{'-' if seat is None else seat}"
+    return hashlib.sha1(basis.encode()).hexdigest()[:20]
+
+
+class Tables:
+    def __init__(self, store: GameStore, clock: Clock = time.time):
+        self.store = store
+        self.clock = clock
+
+    # --- game types ---------------------------------------------------------------------
+
+    @staticmethod
+    def game_types() -> list[dict[str, Any]]:
+        described = []
+        for game in registry().values():
+            entry = game.describe()
+            entry["bot_policies"] = ["random", "greedy"]
+            described.append(entry)
+        return described
+
+    # --- create, join -------------------------------------------------------------------
+
+    def create(
+        self,
+        game_type: str,
+        players: int,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        bots: list[dict[str, Any]] | None = None,
+    ) -> GameRecord:
+        try:
+            game = get_game(game_type)
+        except KeyError:
+            known = ", ".join(sorted(registry()))
+            raise BadRequest(
+                f"unknown game type {game_type!r}; known: {known}", "game_type"
+            ) from None
+        try:
+            full_options = game.validate_options(players, options)
+        except InvalidOptions as error:
+            raise BadRequest(error.message, error.field) from None
+        seats: list[dict[str, Any]] = [{"name": None, "bot": None} for _ in range(players)]
+        for index, bot in enumerate(bots or []):
+            seat, policy = bot["seat"], bot["policy"]
+            where = f"bots.{index}.seat"
+            if not 0 <= seat < players:
+                raise BadRequest(f"seat {seat} does not exist (0 to {players - 1})", where)
+            if seats[seat]["bot"] is not None:
+                raise BadRequest(f"seat {seat} is given two bots", where)
+            try:
+                get_policy(policy, game_type)
+            except KeyError:
+                raise BadRequest(f"unknown policy {policy!r}", f"bots.{index}.policy") from None
+            seats[seat] = {"name": f"{policy} bot", "bot": policy}
+        if seed is None:
+            seed = secrets.randbelow(2**53)
+        now = self.clock()
+        record = GameRecord(
+            id=secrets.token_urlsafe(9),
+            game_type=game_type,
+            players=players,
+            options=full_options,
+            seed=seed,
+            seats=seats,
+            state=game.new_game(players, full_options, seed),
+            created_at=now,
+            updated_at=now,
+        )
+        events = [self._event(record, {"type": "game_created", "players": players})]
+        if all(seat["name"] is not None for seat in seats):
+            events += self._start(record, game, now)
+        self.store.commit(record, events, create=True)
+        return record
+
+    def join(self, game_id: str, name: str, seat: int | None) -> tuple[GameRecord, int, str]:
+        token = secrets.token_urlsafe(32)
+        for _ in range(MAX_ATTEMPTS):
+            record = self._load(game_id).record
+            free = [i for i, entry in enumerate(record.seats) if entry["name"] is None]
+            if seat is not None:
+                if not 0 <= seat < record.players:
+                    raise BadRequest(
+                        f"seat {seat} does not exist (0 to {record.players - 1})", "seat"
+                    )
+                if seat not in free:
+                    raise StateConflict(f"seat {seat} is taken", "seat-taken")
+                chosen = seat
+            elif free:
+                chosen = free[0]
+            else:
+                raise StateConflict("every seat of this game is taken", "game-full")
+            record.seats[chosen] = {"name": name, "bot": None}
+            now = self.clock()
+            record.updated_at = now
+            events = [self._event(record, {"type": "seat_taken", "seat": chosen, "name": name})]
+            if not [i for i in free if i != chosen]:
+                events += self._start(record, get_game(record.game_type), now)
+            try:
+                self.store.commit(record, events, token=(chosen, token))
+            except Conflict:
+                continue
+            return record, chosen, token
+        raise Conflict(game_id)
+
+    def _start(self, record: GameRecord, game: Game, now: float) -> list[dict[str, Any]]:
+        record.status = "active"
+        events = [self._event(record, {"type": "game_started"})]
+        return events + self._run_bots(record, game, now)
+
+    # --- reading ------------------------------------------------------------------------
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        return self.summarise(self._fresh(game_id))
+
+    def summarise(self, record: GameRecord) -> dict[str, Any]:
+        game = get_game(record.game_type)
+        finished = record.status == "finished"
+        return {
+            "id": record.id,
+            "game_type": record.game_type,
+            "status": record.status,
+            "players": record.players,
+            "seats": self._seats(record),
+            "options": self._public_options(game, record),
+            "version": record.version,
+            "scores": game.scores(record.state),
+            "to_act": sorted(game.to_act(record.state)) if record.status == "active" else [],
+            "result": game.result(record.state),
+            "seed": record.seed if finished else None,
+            "created_at": record.created_at,
+            "updated_at": record.updated_at,
+        }
+
+    def view(self, game_id: str, token: str | None) -> tuple[GameRecord, int | None, dict]:
+        record = self._fresh(game_id)
+        seat = self._authenticate(record, token) if token is not None else None
+        return record, seat, self.shape_view(record, seat)
+
+    def shape_view(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
+        game = get_game(record.game_type)
+        public = game.view(record.state, seat)
+        you = public.pop("you", None)
+        active = record.status == "active"
+        to_act = sorted(game.to_act(record.state)) if active else []
+        legal = game.legal_actions(record.state, seat) if seat in to_act else []
+        return {
+            "game_id": record.id,
+            "game_type": record.game_type,
+            "status": record.status,
+            "version": record.version,
+            "to_act": to_act,
+            "you": you,
+            "legal_actions": legal,
+            "deadline": game.deadline(record.state) if active else None,
+            "result": game.result(record.state),
+            "seats": self._seats(record),
+            "scores": game.scores(record.state),
+            "options": self._public_options(game, record),
+            "public": public,
+        }
+
+    def events(
+        self, game_id: str, token: str | None, after: int, wait: float, limit: int
+    ) -> tuple[int | None, list[dict[str, Any]], int]:
+        record = self._fresh(game_id)
+        seat = self._authenticate(record, token) if token is not None else None
+        if record.seq <= after and wait > 0:
+            self.store.wait_for_events(game_id, after, wait, limit)
+        raw = self.store.events_after(game_id, after, limit)
+        last = raw[-1]["seq"] if raw else max(after, 0)
+        visible = [shown for event in raw if (shown := redact_event(event, seat)) is not None]
+        return seat, visible, last
+
+    # --- acting -------------------------------------------------------------------------
+
+    def act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: dict[str, Any],
+        if_match: set[str] | None = None,
+        idempotency: str | None = None,
+    ) -> ActionOutcome:
+        body_digest = hashlib.sha256(
+            json.dumps(action, sort_keys=True, separators=(",", ":")).encode()
+        ).hexdigest()
+        idem_key = idempotency_key(game_id, token or "", idempotency) if idempotency else None
+        for _ in range(MAX_ATTEMPTS):
+            loaded = self._load(game_id, idem_key)
+            record = loaded.record
+            seat = self._authenticate(record, token)
+            stored = loaded.idempotent_response
+            if stored is not None:
+                if stored["body"] != body_digest:
+                    raise BadRequest(
+                        "this Idempotency-Key was used with another request body",
+                        "Idempotency-Key",
+                        problem="idempotency-key-reused",
+                    )
+                return ActionOutcome(stored["status"], stored["response"], replayed=True)
+            if if_match and "*" not in if_match and etag_for(record, seat) not in if_match:
+                raise PreconditionFailed()
+            game = get_game(record.game_type)
+            now = self.clock()
+            events = self._expire(record, game, now)
+            if record.status == "waiting":
+                raise StateConflict("the game waits for players to join", "game-not-started")
+            if record.status == "finished":
+                raise GameOver("the game is over")
+            before = record.seq
+            engine_events = game.apply(record.state, seat, action, now)
+            record.version += 1
+            events += [self._event(record, event, actor=seat) for event in engine_events]
+            events += self._run_bots(record, game, now)
+            self._settle(record, game, now)
+            response = {
+                "version": record.version,
+                "events": [
+                    shown
+                    for event in events
+                    if event["seq"] > before and (shown := redact_event(event, seat)) is not None
+                ],
+                "view": self.shape_view(record, seat),
+            }
+            # The commit below makes rev + 1; the stored answer carries that ETag too.
+            response["view"]["etag"] = etag_for(record, seat, rev=record.rev + 1)
+            stored_response = (
+                (idem_key, {"body": body_digest, "status": 200, "response": response})
+                if idem_key
+                else None
+            )
+            try:
+                self.store.commit(record, events, idempotency=stored_response)
+            except Conflict:
+                continue
+            return ActionOutcome(200, response)
+        raise Conflict(game_id)
+
+    # --- internals ----------------------------------------------------------------------
+
+    def _load(self, game_id: str, idempotency: str | None = None) -> Loaded:
+        try:
+            return self.store.load(game_id, idempotency)
+        except Gone:
+            raise NotFound(game_id) from None
+
+    def _fresh(self, game_id: str) -> GameRecord:
+        """The game, with any passed deadline resolved first (lazily, MT-14)."""
+        for _ in range(MAX_ATTEMPTS):
+            record = self._load(game_id).record
+            game = get_game(record.game_type)
+            now = self.clock()
+            events = self._expire(record, game, now)
+            if not events:
+                return record
+            try:
+                self.store.commit(record, events)
+            except Conflict:
+                continue
+            return record
+        raise Conflict(game_id)
+
+    def _expire(self, record: GameRecord, game: Game, now: float) -> list[dict[str, Any]]:
+        if record.status != "active":
+            return []
+        deadline = game.deadline(record.state)
+        if deadline is None or now < deadline:
+            return []
+        engine_events = game.advance(record.state, now)
+        if not engine_events:
+            return []
+        record.version += 1
+        events = [self._event(record, event) for event in engine_events]
+        events += self._run_bots(record, game, now)
+        self._settle(record, game, now)
+        return events
+
+    def _run_bots(self, record: GameRecord, game: Game, now: float) -> list[dict[str, Any]]:
+        """Play every bot seat that is to act, until a person must act or the game ends."""
+        events: list[dict[str, Any]] = []
+        for _ in range(MAX_BOT_ACTIONS):
+            if game.result(record.state) is not None:
+                break
+            bots = [s for s in sorted(game.to_act(record.state)) if record.seats[s]["bot"]]
+            if not bots:
+                break
+            seat = bots[0]
+            policy = get_policy(record.seats[seat]["bot"], record.game_type)
+            legal = game.legal_actions(record.state, seat)
+            rng = random.Random(f"{record.seed}:{record.version}:{seat}")
+            action = policy(game.view(record.state, seat), legal, rng)
+            engine_events = game.apply(record.state, seat, action, now)
+            record.version += 1
+            events += [self._event(record, event, actor=seat) for event in engine_events]
+        self._settle(record, game, now)
+        return events
+
+    def _settle(self, record: GameRecord, game: Game, now: float) -> None:
+        record.updated_at = now
+        if record.status == "active" and game.result(record.state) is not None:
+            record.status = "finished"
+
+    def _event(
+        self, record: GameRecord, event: dict[str, Any], actor: int | None = None
+    ) -> dict[str, Any]:
+        record.seq += 1
+        stamped = {"seq": record.seq, "version": record.version, **event}
+        if actor is not None and "actor" not in stamped:
+            stamped["actor"] = actor
+        return stamped
+
+    def _authenticate(self, record: GameRecord, token: str | None) -> int:
+        if not token:
+            raise Unauthorized("this request needs a seat token: Authorization: Bearer <token>")
+        seat = record.seat_for_token(token)
+        if seat is None:
+            raise Unauthorized("the token is not a seat token of this game")
+        return seat
+
+    @staticmethod
+    def _seats(record: GameRecord) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": index,
+                "name": entry["name"],
+                "bot": entry["bot"],
+                "taken": entry["name"] is not None,
+            }
+            for index, entry in enumerate(record.seats)
+        ]
+
+    @staticmethod
+    def _public_options(game: Game, record: GameRecord) -> dict[str, Any]:
+        """Options as everyone may see them: a stacked deck stays hidden until the end."""
+        if record.status == "finished":
+            return record.options
+        secret = {spec.name for spec in game.option_specs if spec.secret}
+        return {
+            name: (HIDDEN if name in secret and value is not None else value)
+            for name, value in record.options.items()
+        }
+
+
+__all__ = [
+    "ActionOutcome",
+    "BadRequest",
+    "NotFound",
+    "NotYourTurn",
+    "PreconditionFailed",
+    "StateConflict",
+    "Tables",
+    "Unauthorized",
+    "etag_for",
+]
