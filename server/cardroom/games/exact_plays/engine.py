@@ -1,0 +1,830 @@
+"""The Exact Plays rules engine (rulings EP-1 … EP-17, docs/rules/exact-plays.md).
+
+State layout (plain JSON, compact; cards are their codes):
+
+``n`` players · ``opts`` options · ``rng`` generator (cardroom.games.rng) · ``round`` (1-based)
+· ``phase`` ``"declare" | "rps" | "play" | "over"`` · ``hands`` one sorted code list per seat
+· ``field`` codes of the field cards, ``fw`` the wild number in the field (or null), ``fby``
+the seat that played the field · ``out`` cards that left this round (cleared or overwritten)
+· ``draw`` the 2-player draw pile, top first · ``unused`` the removed suit (2 players) or the
+cards set aside (3 players) · ``decl`` declarations (null until declared) · ``play``/``wild``
+tokens held per seat by side · ``pile`` tokens in the central pile · ``turn`` seat to play ·
+``start`` start player · ``rps`` rock-paper-scissors (``tied`` seats still in, ``ch``
+this throw's secret choices, ``throws`` revealed throws) · ``pen`` penalties per finished
+round (negative) · ``turns`` play-phase turns in the whole game (EP-16) · ``end`` the
+reason the game ended.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from cardroom.games import rng as rngmod
+from cardroom.games.base import (
+    Action,
+    Event,
+    Game,
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    OptionSpec,
+    State,
+    View,
+)
+from cardroom.games.exact_plays.cards import (
+    ALL_CODES,
+    PARSED,
+    SUIT_NAMES,
+    SUITS,
+    card,
+    cards,
+    sort_codes,
+    suit_codes,
+)
+from cardroom.games.exact_plays.combos import (
+    WILD_MAX,
+    WILD_MIN,
+    beats,
+    classify,
+    combo_numbers,
+    legal_combos,
+)
+
+HAND_SIZE = 8
+MAX_DECLARATION = 10
+TOKENS = 40
+SHAPES = ("rock", "paper", "scissors")
+_BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
+SWITCHES = ("to_wild", "to_play")
+_FIELDS = {
+    "declare": ("tokens",),
+    "rps": ("shape",),
+    "play": ("cards", "wild"),
+    "pass": ("switch",),
+    "draw": (),
+}
+_PHASE_OF = {"declare": "declare", "rps": "rps", "play": "play", "pass": "play", "draw": "play"}
+
+
+def rounds_for(players: int) -> int:
+    """EP-15: as many rounds as players, 3 in a 2-player game."""
+    return 3 if players == 2 else players
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class ExactPlays(Game):
+    game_type = "exact-plays"
+    title = "Exact Plays"
+    description = (
+        "Declare how many plays you need to empty your hand, then go out using exactly "
+        "that many Play tokens. A climbing game for 2-4 players with 32 cards (2-9 in four "
+        "suits): play singles, sets or same-suit runs, the same count with a higher card "
+        "or one more card with a lower one. Fewest penalty points wins."
+    )
+    min_players = 2
+    max_players = 4
+    rules_url = "docs/rules/exact-plays.md"
+    option_specs = (
+        OptionSpec(
+            name="tiebreak",
+            type="string",
+            default="rps",
+            choices=("rps", "random"),
+            description=(
+                "How a tie for the most declared tokens picks the start player (EP-4): "
+                '"rps" - the tied players play rock-paper-scissors (action rps); '
+                '"random" - drawn from the game\'s seed.'
+            ),
+        ),
+        OptionSpec(
+            name="turn_limit",
+            type="integer",
+            default=2000,
+            minimum=1,
+            maximum=1_000_000,
+            description=(
+                "House rule EP-16: the number of play-phase turns (plays, passes, draws, "
+                "automatic ones included) in the whole game. Reaching it ends the current "
+                "round at once, scored as usual, and then the game."
+            ),
+        ),
+        OptionSpec(
+            name="decks",
+            type="array",
+            default=None,
+            nullable=True,
+            description=(
+                "Stacked decks for testing and reproducing situations: one list of card "
+                "codes per round (top first), or null for a shuffled round. Seat 0 gets the "
+                "first 8 cards, seat 1 the next 8, and so on; the rest is the draw pile "
+                "(2 players, top first) or set aside (3 players). 3-4 players: all 32 "
+                "codes; 2 players: the 24 codes of three whole suits (the missing suit is "
+                "the removed one). Rounds beyond the list are shuffled from the seed."
+            ),
+        ),
+    )
+
+    # --- options --------------------------------------------------------------------------
+
+    def check_options(self, players: int, options: dict[str, Any]) -> None:
+        decks = options.get("decks")
+        if decks is None:
+            return
+        where = "options.decks"
+        if len(decks) > rounds_for(players):
+            raise InvalidOptions(
+                f"decks has {len(decks)} lists but a {players}-player game has at most "
+                f"{rounds_for(players)} rounds",
+                field=where,
+            )
+        for index, deck in enumerate(decks):
+            if deck is None:
+                continue
+            if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+                raise InvalidOptions(
+                    f"decks[{index}] must be a list of card codes or null", field=where
+                )
+            bad = [c for c in deck if c not in PARSED]
+            if bad:
+                raise InvalidOptions(
+                    f"decks[{index}]: {bad[0]!r} is not a card code (2M … 9B)", field=where
+                )
+            if len(set(deck)) != len(deck):
+                dup = next(c for c in deck if deck.count(c) > 1)
+                raise InvalidOptions(f"decks[{index}]: {dup} appears twice", field=where)
+            if players == 2:
+                suits = {PARSED[c][1] for c in deck}
+                if len(deck) != 24 or len(suits) != 3:
+                    raise InvalidOptions(
+                        f"decks[{index}]: a 2-player deck holds the 24 cards of exactly "
+                        f"three suits (got {len(deck)} cards of {len(suits)} suits)",
+                        field=where,
+                    )
+            elif len(deck) != len(ALL_CODES):
+                raise InvalidOptions(
+                    f"decks[{index}]: a {players}-player deck holds all 32 cards (got {len(deck)})",
+                    field=where,
+                )
+
+    # --- setup ----------------------------------------------------------------------------
+
+    def new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
+        opts = {spec.name: copy.deepcopy(spec.default) for spec in self.option_specs}
+        opts.update(options or {})
+        state: State = {
+            "n": players,
+            "opts": opts,
+            "rng": rngmod.new_rng(seed),
+            "round": 0,
+            "phase": "declare",
+            "pen": [],
+            "turns": 0,
+            "end": None,
+        }
+        self._start_round(state, [])
+        return state
+
+    def _start_round(self, state: State, events: list[Event]) -> None:
+        """EP-2: a new deal, then declarations (EP-3)."""
+        n = state["n"]
+        state["round"] += 1
+        decks = state["opts"].get("decks") or []
+        stacked = decks[state["round"] - 1] if state["round"] <= len(decks) else None
+        rng = state["rng"]
+        if n == 2:
+            if stacked is not None:
+                deck = list(stacked)
+                removed = next(s for s in SUITS if s not in {PARSED[c][1] for c in deck})
+            else:
+                removed = rngmod.choice(rng, list(SUITS))
+                deck = rngmod.shuffled(rng, [c for c in ALL_CODES if PARSED[c][1] != removed])
+            unused = suit_codes(removed)
+        else:
+            deck = list(stacked) if stacked is not None else rngmod.shuffled(rng, list(ALL_CODES))
+            unused = []
+        hands = [sort_codes(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(n)]
+        rest = deck[HAND_SIZE * n :]
+        if n == 2:
+            draw = rest
+        else:
+            draw = []
+            unused = sort_codes(rest)
+        state.update(
+            phase="declare",
+            hands=hands,
+            field=[],
+            fw=None,
+            fby=None,
+            out=[],
+            draw=draw,
+            unused=unused,
+            decl=[None] * n,
+            play=[0] * n,
+            wild=[0] * n,
+            pile=TOKENS,
+            turn=None,
+            start=None,
+            rps=None,
+        )
+        events.append(
+            {
+                "type": "round_started",
+                "round": state["round"],
+                "hand_sizes": [len(h) for h in hands],
+                "draw_pile": len(draw) if n == 2 else None,
+                "private": {str(i): {"hand": cards(hands[i])} for i in range(n)},
+            }
+        )
+
+    # --- whose move -----------------------------------------------------------------------
+
+    def to_act(self, state: State) -> set[int]:
+        phase = state["phase"]
+        if phase == "declare":
+            return set(range(state["n"]))
+        if phase == "rps":
+            rps = state["rps"]
+            return {s for s in rps["tied"] if rps["ch"][s] is None}
+        if phase == "play":
+            return {state["turn"]}
+        return set()
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        phase = state["phase"]
+        if phase == "declare":
+            return [{"type": "declare", "tokens": k} for k in range(MAX_DECLARATION + 1)]
+        if phase == "rps":
+            return [{"type": "rps", "shape": shape} for shape in SHAPES]
+        hand = state["hands"][seat]
+        play, wild = state["play"][seat], state["wild"][seat]
+        actions: list[Action] = []
+        if not self._must_play(state, seat):
+            actions.append({"type": "pass"})
+            if play:
+                actions.append({"type": "pass", "switch": "to_wild"})
+            if wild:
+                actions.append({"type": "pass", "switch": "to_play"})
+        if state["n"] == 2 and state["draw"] and hand:
+            actions.append({"type": "draw"})
+        if play and hand:
+            field_numbers = combo_numbers(state["field"], state["fw"])
+            for combo_cards, wild_number in legal_combos(hand, field_numbers, wild > 0):
+                actions.append(_play_action(combo_cards, wild_number))
+        return actions
+
+    @staticmethod
+    def _must_play(state: State, seat: int) -> bool:
+        """EP-10: no pass with an empty field while holding a Play token (and cards, EP-9)."""
+        return not state["field"] and state["play"][seat] > 0 and bool(state["hands"][seat])
+
+    def _forced(self, state: State, seat: int) -> Action | None:
+        """The seat's only legal action, when it has exactly one (EP-9 and beyond)."""
+        hand = state["hands"][seat]
+        play, wild = state["play"][seat], state["wild"][seat]
+        can_draw = state["n"] == 2 and bool(state["draw"]) and bool(hand)
+        if play == 0 and wild == 0:
+            return None if can_draw else {"type": "pass"}
+        if self._must_play(state, seat) and not can_draw:
+            combos = legal_combos(hand, [], wild > 0)
+            if len(combos) == 1:
+                return _play_action(*combos[0])
+        return None
+
+    # --- apply ----------------------------------------------------------------------------
+
+    def apply(
+        self, state: State, seat: int, action: Action, now: float | None = None
+    ) -> list[Event]:
+        if state["phase"] == "over":
+            raise GameOver("the game is over", rule="EP-15")
+        if not _is_int(seat) or seat not in self.to_act(state):
+            raise NotYourTurn(self._not_your_turn_reason(state, seat))
+        if not isinstance(action, dict):
+            raise IllegalAction("an action is a JSON object with a type", field="type")
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in _FIELDS:
+            raise IllegalAction(
+                f"unknown action type {kind!r}; Exact Plays has declare, rps, play, pass and draw",
+                field="type",
+            )
+        for key in action:
+            if key != "type" and key not in _FIELDS[kind]:
+                raise IllegalAction(f"{kind} has no field {key!r}", field=key)
+        if _PHASE_OF[kind] != state["phase"]:
+            raise NotYourTurn(
+                f"{kind} is not possible in the {state['phase']} phase", rule=_phase_rule(state)
+            )
+        events: list[Event] = []
+        if kind == "declare":
+            self._declare(state, seat, action, events)
+        elif kind == "rps":
+            self._rps(state, seat, action, events)
+        elif kind == "play":
+            self._play(state, seat, action, events)
+        elif kind == "pass":
+            self._pass(state, seat, action, events)
+        else:
+            self._draw(state, seat, events)
+        self._automatic(state, events)
+        return events
+
+    @staticmethod
+    def _not_your_turn_reason(state: State, seat: Any) -> str:
+        phase = state["phase"]
+        if not _is_int(seat) or not 0 <= seat < state["n"]:
+            return f"there is no seat {seat!r}"
+        if phase == "rps":
+            if seat not in state["rps"]["tied"]:
+                return "only the tied players play rock-paper-scissors (EP-4)"
+            return "you have already chosen for this throw; wait for the others (EP-4)"
+        return f"it is seat {state['turn']}'s turn"
+
+    def _automatic(self, state: State, events: list[Event]) -> None:
+        """Play every seat whose turn comes with a single legal action (EP-9)."""
+        while state["phase"] == "play":
+            seat = state["turn"]
+            forced = self._forced(state, seat)
+            if forced is None:
+                return
+            if forced["type"] == "pass":
+                self._pass(state, seat, forced, events, auto=True)
+            else:
+                self._play(state, seat, forced, events, auto=True)
+
+    # --- declarations and start player ------------------------------------------------
+
+    def _declare(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
+        tokens = action.get("tokens")
+        if not _is_int(tokens) or not 0 <= tokens <= MAX_DECLARATION:
+            raise IllegalAction(
+                f"tokens must be a whole number from 0 to {MAX_DECLARATION}",
+                rule="EP-3",
+                field="tokens",
+            )
+        changed = state["decl"][seat] is not None
+        state["decl"][seat] = tokens
+        events.append(
+            {
+                "type": "declared",
+                "seat": seat,
+                "changed": changed,
+                "private": {str(seat): {"tokens": tokens}},
+            }
+        )
+        if any(d is None for d in state["decl"]):
+            return
+        # EP-3: all in - reveal and take the tokens, Play side up
+        decl = state["decl"]
+        state["play"] = list(decl)
+        state["pile"] = TOKENS - sum(decl)
+        events.append({"type": "declarations_revealed", "declarations": list(decl)})
+        if not any(state["play"]):
+            self._end_round(state, events, "no_play_tokens")  # EP-12
+            return
+        most = max(decl)
+        tied = [s for s in range(state["n"]) if decl[s] == most]
+        if len(tied) == 1:
+            self._begin_play(state, tied[0], "most_tokens", events)
+        elif state["opts"]["tiebreak"] == "random":
+            winner = rngmod.choice(state["rng"], tied)
+            self._begin_play(state, winner, "random", events, tied=tied)
+        else:
+            state["phase"] = "rps"
+            state["rps"] = {"tied": tied, "ch": [None] * state["n"], "throws": []}
+            events.append({"type": "rps_started", "players": list(tied)})
+
+    def _rps(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
+        shape = action.get("shape")
+        if not isinstance(shape, str) or shape not in SHAPES:
+            raise IllegalAction("shape must be rock, paper or scissors", rule="EP-4", field="shape")
+        rps = state["rps"]
+        rps["ch"][seat] = shape
+        throw = len(rps["throws"]) + 1
+        events.append(
+            {
+                "type": "rps_chosen",
+                "seat": seat,
+                "throw": throw,
+                "private": {str(seat): {"shape": shape}},
+            }
+        )
+        if any(rps["ch"][s] is None for s in rps["tied"]):
+            return
+        shapes = list(rps["ch"])
+        rps["throws"].append(shapes)
+        remaining = rps_survivors(rps["tied"], shapes)
+        events.append(
+            {
+                "type": "rps_revealed",
+                "throw": throw,
+                "shapes": shapes,
+                "replay": remaining == rps["tied"],
+                "remaining": list(remaining),
+            }
+        )
+        rps["tied"] = remaining
+        rps["ch"] = [None] * state["n"]
+        if len(remaining) == 1:
+            self._begin_play(state, remaining[0], "rock_paper_scissors", events)
+
+    def _begin_play(
+        self,
+        state: State,
+        seat: int,
+        reason: str,
+        events: list[Event],
+        tied: list[int] | None = None,
+    ) -> None:
+        state["phase"] = "play"
+        state["start"] = seat
+        state["turn"] = seat
+        event: Event = {"type": "start_player", "seat": seat, "reason": reason}
+        if tied is not None:
+            event["tied"] = list(tied)
+        events.append(event)
+
+    # --- turns ----------------------------------------------------------------------------
+
+    def _play(
+        self,
+        state: State,
+        seat: int,
+        action: Action,
+        events: list[Event],
+        auto: bool = False,
+    ) -> None:
+        hand = state["hands"][seat]
+        chosen = action.get("cards")
+        wild = action.get("wild")
+        if not isinstance(chosen, list) or not chosen:
+            raise IllegalAction("cards must be a non-empty list of card ids", field="cards")
+        if wild is not None and (not _is_int(wild) or not WILD_MIN <= wild <= WILD_MAX):
+            raise IllegalAction(
+                f"wild is the number the Wild token stands for, {WILD_MIN} to {WILD_MAX}",
+                rule="EP-8",
+                field="wild",
+            )
+        if state["play"][seat] < 1:
+            raise IllegalAction(
+                "you have no Play token: a Wild token is not a Play token", rule="EP-7"
+            )
+        if wild is not None and state["wild"][seat] < 1:
+            raise IllegalAction("you have no Wild token", rule="EP-8", field="wild")
+        seen: set[str] = set()
+        for code in chosen:
+            if not isinstance(code, str) or code not in hand:
+                raise IllegalAction(f"{code!r} is not a card in your hand", field="cards")
+            if code in seen:
+                raise IllegalAction(f"{code} is listed twice", field="cards")
+            seen.add(code)
+        played = sort_codes(chosen)
+        kind = classify(played, wild)
+        if kind is None:
+            raise IllegalAction(
+                f"{_describe(played, wild)} is not a single, a set of one number or a run "
+                "of consecutive numbers in one suit",
+                rule="EP-8" if wild is not None else "EP-7",
+                field="cards",
+            )
+        refusal = beats(combo_numbers(state["field"], state["fw"]), combo_numbers(played, wild))
+        if refusal is not None:
+            raise IllegalAction(f"{_describe(played, wild)}: {refusal}", rule="EP-7", field="cards")
+        # accepted: pay, move the cards
+        for code in played:
+            hand.remove(code)
+        state["out"].extend(state["field"])
+        state["field"] = played
+        state["fw"] = wild
+        state["fby"] = seat
+        state["play"][seat] -= 1
+        state["pile"] += 1
+        if wild is not None:
+            state["wild"][seat] -= 1
+            state["pile"] += 1  # EP-8: the used Wild token returns to the pile
+        event: Event = {
+            "type": "played",
+            "seat": seat,
+            "cards": cards(played),
+            "wild": field_wild(played, wild),
+            "kind": kind,
+            "hand_size": len(hand),
+            "play_tokens": state["play"][seat],
+            "wild_tokens": state["wild"][seat],
+        }
+        if auto:
+            event["auto"] = True
+        events.append(event)
+        self._end_turn(state, seat, events, passed=False)
+
+    def _pass(
+        self,
+        state: State,
+        seat: int,
+        action: Action,
+        events: list[Event],
+        auto: bool = False,
+    ) -> None:
+        switch = action.get("switch")
+        if switch is not None and switch not in SWITCHES:
+            raise IllegalAction(
+                'switch is "to_wild", "to_play" or absent', rule="EP-10", field="switch"
+            )
+        if self._must_play(state, seat):
+            raise IllegalAction(
+                "the field is empty and you hold a Play token: you must play", rule="EP-10"
+            )
+        if switch == "to_wild" and state["play"][seat] < 1:
+            raise IllegalAction("you have no Play token to switch", rule="EP-10", field="switch")
+        if switch == "to_play" and state["wild"][seat] < 1:
+            raise IllegalAction("you have no Wild token to switch", rule="EP-10", field="switch")
+        if switch == "to_wild":
+            state["play"][seat] -= 1
+            state["wild"][seat] += 1
+        elif switch == "to_play":
+            state["wild"][seat] -= 1
+            state["play"][seat] += 1
+        event: Event = {
+            "type": "passed",
+            "seat": seat,
+            "switch": switch,
+            "play_tokens": state["play"][seat],
+            "wild_tokens": state["wild"][seat],
+        }
+        if auto:
+            event["auto"] = True
+        events.append(event)
+        n = state["n"]
+        if n > 2 and not state["field"]:
+            # EP-10: passing on an empty field hands the start to the next player
+            nxt = (seat + 1) % n
+            state["start"] = nxt
+            events.append({"type": "start_player", "seat": nxt, "reason": "pass"})
+        self._end_turn(state, seat, events, passed=True)
+
+    def _draw(self, state: State, seat: int, events: list[Event]) -> None:
+        if state["n"] != 2:
+            raise IllegalAction("drawing exists only in a 2-player game", rule="EP-11")
+        if not state["draw"]:
+            raise IllegalAction("the draw pile is empty", rule="EP-11")
+        hand = state["hands"][seat]
+        if not hand:
+            raise IllegalAction("a player with no cards in hand cannot draw", rule="EP-11")
+        code = state["draw"].pop(0)
+        hand.append(code)
+        hand[:] = sort_codes(hand)
+        events.append(
+            {
+                "type": "drew",
+                "seat": seat,
+                "hand_size": len(hand),
+                "draw_pile": len(state["draw"]),
+                "private": {str(seat): {"card": card(code)}},
+            }
+        )
+        self._end_turn(state, seat, events, passed=False)
+
+    def _end_turn(self, state: State, seat: int, events: list[Event], passed: bool) -> None:
+        n = state["n"]
+        state["turns"] += 1
+        if not any(state["play"]):
+            self._end_round(state, events, "no_play_tokens")  # EP-12
+            return
+        if n == 2 and passed:
+            # EP-10: in a 2-player game a pass clears the field; the opponent starts
+            other = 1 - seat
+            self._clear_field(state, events, "pass")
+            state["start"] = other
+            events.append({"type": "start_player", "seat": other, "reason": "pass"})
+            if self._someone_out(state):
+                self._end_round(state, events, "out_of_cards")  # EP-13
+                return
+        nxt = (seat + 1) % n
+        if n > 2 and state["fby"] == nxt:
+            # EP-5: the turn returns to the player of the field cards
+            self._clear_field(state, events, "returned")
+            state["start"] = nxt
+            events.append({"type": "start_player", "seat": nxt, "reason": "field_cleared"})
+            if self._someone_out(state):
+                self._end_round(state, events, "out_of_cards")  # EP-13
+                return
+        if state["turns"] >= state["opts"]["turn_limit"]:
+            self._end_round(state, events, "turn_limit")  # EP-16
+            return
+        state["turn"] = nxt
+
+    @staticmethod
+    def _someone_out(state: State) -> bool:
+        return any(not hand for hand in state["hands"])
+
+    @staticmethod
+    def _clear_field(state: State, events: list[Event], reason: str) -> None:
+        if state["field"]:
+            events.append(
+                {
+                    "type": "field_cleared",
+                    "cards": cards(state["field"]),
+                    "wild": field_wild(state["field"], state["fw"]),
+                    "by": state["fby"],
+                    "reason": reason,
+                }
+            )
+        state["out"].extend(state["field"])
+        state["field"] = []
+        state["fw"] = None
+        state["fby"] = None
+
+    # --- scoring --------------------------------------------------------------------------
+
+    def _end_round(self, state: State, events: list[Event], reason: str) -> None:
+        """EP-14 scoring, then EP-15: the next round or the end of the game."""
+        n = state["n"]
+        penalties = [
+            -penalty(state["hands"][i], state["play"][i], state["wild"][i]) for i in range(n)
+        ]
+        state["pen"].append(penalties)
+        totals = self.scores(state)
+        events.append(
+            {
+                "type": "round_ended",
+                "round": state["round"],
+                "reason": reason,
+                "penalties": penalties,
+                "totals": totals,
+                "hand_sizes": [len(h) for h in state["hands"]],
+                "play_tokens": list(state["play"]),
+                "wild_tokens": list(state["wild"]),
+            }
+        )
+        state["play"] = [0] * n
+        state["wild"] = [0] * n
+        state["pile"] = TOKENS
+        state["turn"] = None
+        if reason == "turn_limit":
+            end = "turn_limit"
+        elif min(totals) <= -50:
+            end = "minus_50"
+        elif state["round"] >= rounds_for(n):
+            end = "rounds"
+        elif state["turns"] >= state["opts"]["turn_limit"]:
+            end = "turn_limit"
+        else:
+            self._start_round(state, events)
+            return
+        state["phase"] = "over"
+        state["end"] = end
+        outcome = self.result(state)
+        assert outcome is not None
+        events.append(
+            {
+                "type": "game_over",
+                "winners": outcome["winners"],
+                "scores": outcome["scores"],
+                "reason": end,
+            }
+        )
+
+    def scores(self, state: State) -> list[int]:
+        return [sum(r[i] for r in state["pen"]) for i in range(state["n"])]
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        if state["phase"] != "over":
+            return None
+        totals = self.scores(state)
+        best = max(totals)
+        return {
+            "winners": [i for i, t in enumerate(totals) if t == best],
+            "scores": totals,
+            "rounds": [list(r) for r in state["pen"]],
+            "reason": state["end"],
+        }
+
+    # --- view -----------------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> View:
+        n = state["n"]
+        if seat is not None and (not _is_int(seat) or not 0 <= seat < n):
+            seat = None
+        phase = state["phase"]
+        revealed = phase != "declare"
+        rps = state["rps"]
+        opts = state["opts"]
+        seats = []
+        for i in range(n):
+            seats.append(
+                {
+                    "seat": i,
+                    "hand_size": len(state["hands"][i]),
+                    "play_tokens": state["play"][i],
+                    "wild_tokens": state["wild"][i],
+                    "declared": state["decl"][i] is not None,
+                    "declaration": state["decl"][i] if revealed else None,
+                    "total": sum(r[i] for r in state["pen"]),
+                }
+            )
+        public: View = {
+            "players": n,
+            "round": state["round"],
+            "rounds": rounds_for(n),
+            "phase": phase,
+            "turn": state["turn"] if phase == "play" else None,
+            "start_player": state["start"],
+            "field": cards(state["field"]),
+            "field_wild": field_wild(state["field"], state["fw"]),
+            "field_kind": classify(state["field"], state["fw"]) if state["field"] else None,
+            "field_by": state["fby"],
+            "cleared": cards(state["out"]),
+            "seats": seats,
+            "declarations": list(state["decl"]) if revealed else None,
+            "token_pile": state["pile"],
+            "draw_pile": len(state["draw"]) if n == 2 else None,
+            "rps": _rps_view(rps, phase) if rps is not None else None,
+            "penalties": [list(r) for r in state["pen"]],
+            "totals": self.scores(state),
+            "turns": state["turns"],
+            "options": {
+                "tiebreak": opts["tiebreak"],
+                "turn_limit": opts["turn_limit"],
+                "decks": None if opts.get("decks") is None else "stacked",
+            },
+            "result": self.result(state),
+        }
+        if seat is None:
+            public["you"] = None
+        else:
+            public["you"] = {
+                "seat": seat,
+                "hand": cards(state["hands"][seat]),
+                "declaration": state["decl"][seat],
+                "rps_choice": rps["ch"][seat] if rps is not None and phase == "rps" else None,
+                "play_tokens": state["play"][seat],
+                "wild_tokens": state["wild"][seat],
+            }
+        return public
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def penalty(hand: list[str], play: int, wild: int) -> int:
+    """EP-14 as a positive number: distinct numbers in hand, +10 Play, +10 Wild."""
+    return sum({PARSED[c][0] for c in hand}) + 10 * (play > 0) + 10 * (wild > 0)
+
+
+def rps_survivors(tied: list[int], shapes: list[str | None]) -> list[int]:
+    """EP-4: one throw. All three shapes or a single shape: everyone stays (a replay);
+    otherwise only the players of the winning shape stay."""
+    shown = {shapes[s] for s in tied}
+    if len(shown) != 2:
+        return list(tied)
+    a, b = shown
+    winner = a if _BEATS[a] == b else b
+    return [s for s in tied if shapes[s] == winner]
+
+
+def field_wild(codes: list[str], wild: int | None) -> dict[str, Any] | None:
+    """The Wild token in a combination: its number, and its suit when it is in a run."""
+    if wild is None:
+        return None
+    suit = None
+    if classify(codes, wild) == "run":
+        suit = SUIT_NAMES[PARSED[codes[0]][1]]
+    return {"number": wild, "suit": suit}
+
+
+def _play_action(combo_cards: tuple[str, ...] | list[str], wild: int | None) -> Action:
+    action: Action = {"type": "play", "cards": list(combo_cards)}
+    if wild is not None:
+        action["wild"] = wild
+    return action
+
+
+def _describe(codes: list[str], wild: int | None) -> str:
+    text = " ".join(codes)
+    return f"{text} + wild {wild}" if wild is not None else text
+
+
+def _phase_rule(state: State) -> str:
+    return {"declare": "EP-3", "rps": "EP-4", "play": "EP-6"}.get(state["phase"], "EP-15")
+
+
+def _rps_view(rps: dict[str, Any], phase: str) -> dict[str, Any]:
+    throws = []
+    for shapes in rps["throws"]:
+        players = [i for i, s in enumerate(shapes) if s is not None]
+        remaining = rps_survivors(players, shapes)
+        throws.append(
+            {"shapes": list(shapes), "replay": remaining == players, "remaining": remaining}
+        )
+    return {
+        "players": list(rps["tied"]),
+        "throw": len(rps["throws"]) + 1 if phase == "rps" else None,
+        "chosen": [s for s in rps["tied"] if rps["ch"][s] is not None] if phase == "rps" else [],
+        "throws": throws,
+    }
