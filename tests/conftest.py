@@ -13,6 +13,7 @@ import pytest
 import requests
 
 from cardroom.app import create_app
+from cardroom.cli import GUNICORN_CONFIG
 from cardroom.config import Settings
 from cardroom.store.embedded import EmbeddedRedis, free_port
 
@@ -50,9 +51,8 @@ def start_gunicorn(redis_url: str, port: int, **env_extra: str) -> subprocess.Po
         CARDROOM_LOG_LEVEL="warning",
         **env_extra,
     )
-    config = ROOT / "server" / "cardroom" / "gunicorn.conf.py"
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", str(config)],
+        [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG],
         env=env,
         stdin=subprocess.DEVNULL,
     )

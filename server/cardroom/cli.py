@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-GUNICORN_CONFIG = Path(__file__).with_name("gunicorn.conf.py")
+GUNICORN_CONFIG = "python:cardroom.gunicorn_conf"
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -29,7 +29,7 @@ def serve(args: argparse.Namespace) -> int:
             f"cardroom: embedded Redis at {embedded.url}, data in {embedded.data_dir}", flush=True
         )
     print(f"cardroom: serving on http://{args.host}:{args.port} (docs at /docs)", flush=True)
-    command = [sys.executable, "-m", "gunicorn", "--config", str(GUNICORN_CONFIG)]
+    command = [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG]
     server = subprocess.Popen(command, env=env)
 
     def forward(signum: int, _frame: object) -> None:

@@ -1,4 +1,5 @@
-"""gunicorn settings, used by `cardroom serve`, the Dockerfile and the tests alike.
+"""gunicorn settings (`--config python:cardroom.gunicorn_conf`): used by `cardroom serve`,
+the Dockerfile and the tests alike.
 
 Every value can be changed through the environment (see docs/operations.md).
 """

@@ -7,9 +7,10 @@ import threading
 import time
 
 import pytest
-from helpers import auth, create_game, join_all, new_table, play_random_game, view
 
 from cardroom.games import registry
+
+from helpers import auth, card_ids, create_game, join_all, new_table, play_random_game, view
 
 PROBLEM = "application/problem+json"
 
@@ -134,7 +135,12 @@ def test_join_fills_seats_then_the_game_starts(client):
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({}, "name"), ({"name": ""}, "name"), ({"name": "x" * 41}, "name"), ({"name": "a", "seat": "1"}, "seat")],
+    [
+        ({}, "name"),
+        ({"name": ""}, "name"),
+        ({"name": "x" * 41}, "name"),
+        ({"name": "a", "seat": "1"}, "seat"),
+    ],
 )  # fmt: skip
 def test_join_validates_fields(client, body, field):
     game = create_game(client, "mr-toast", 2)
@@ -171,14 +177,14 @@ def test_view_shows_own_hand_legal_actions_and_an_etag(client):
 
 
 def test_spectator_sees_only_the_public_state(client):
-    game_id, tokens = new_table(client, "mr-toast", 2)
+    game_id, _ = new_table(client, "mr-toast", 2)
     spectator = view(client, game_id)
     assert spectator["you"] is None and spectator["legal_actions"] == []
 
 
 def test_a_wrong_token_is_401(client):
     game_id, _ = new_table(client, "mr-toast", 2)
-    other_id, other_tokens = new_table(client, "mr-toast", 2)
+    _, other_tokens = new_table(client, "mr-toast", 2)
     for headers in (auth("not-a-token"), auth(other_tokens[0]), {"Authorization": "Basic eA=="}):
         response = client.get(f"/v1/games/{game_id}/view", headers=headers)
         assert_problem(response, 401, "unauthorized")
@@ -266,6 +272,29 @@ def test_events_are_numbered_and_redacted_per_viewer(client):
     assert everything["last_seq"] >= seqs[-1]
     later = client.get(f"/v1/games/{game_id}/events?after={seqs[1]}").get_json()
     assert [e["seq"] for e in later["events"]] == [s for s in seqs if s > seqs[1]]
+    hands = {
+        seat: card_ids(view(client, game_id, token)["you"]["hand"])
+        for seat, token in tokens.items()
+    }
+    assert not card_ids(everything["events"]) & set().union(*hands.values())
+    for seat, token in tokens.items():
+        own = client.get(f"/v1/games/{game_id}/events", headers=auth(token)).get_json()["events"]
+        others = set().union(*(hand for s, hand in hands.items() if s != seat))
+        assert not card_ids(own) & others, "a seat's events show another seat's cards"
+    starter = view(client, game_id)["to_act"][0]
+    ended = client.post(
+        f"/v1/games/{game_id}/actions", json={"type": "end_turn"}, headers=auth(tokens[starter])
+    )
+    assert ended.status_code == 200
+    drawer = 1 - starter
+    drawn = card_ids(view(client, game_id, tokens[drawer])["you"]["hand"]) - hands[drawer]
+    assert len(drawn) == 1
+    mine = client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[drawer])).get_json()
+    assert card_ids(mine["events"]) & drawn, "the drawer sees the card it drew (MT-15)"
+    theirs = client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[starter])).get_json()
+    assert not card_ids(theirs["events"]) & drawn, "the other seat does not"
+    public = client.get(f"/v1/games/{game_id}/events").get_json()
+    assert not card_ids(public["events"]) & drawn, "nor does a spectator"
     assert_problem(client.get(f"/v1/games/{game_id}/events?after=-1"), 422, field="after")
     assert_problem(client.get(f"/v1/games/{game_id}/events?wait=31"), 422, field="wait")
 
@@ -277,9 +306,8 @@ def test_long_poll_returns_when_an_event_arrives(client, app):
 
     def act_soon() -> None:
         time.sleep(0.3)
-        app.test_client().post(
-            f"/v1/games/{game_id}/actions", json=mine["legal_actions"][0], headers=auth(tokens[seat])
-        )
+        url = f"/v1/games/{game_id}/actions"
+        app.test_client().post(url, json=mine["legal_actions"][0], headers=auth(tokens[seat]))
 
     threading.Thread(target=act_soon).start()
     started = time.monotonic()

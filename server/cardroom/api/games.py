@@ -174,7 +174,12 @@ class GameView(MethodView):
     @blp.response(
         200,
         ViewSchema,
-        headers={"ETag": {"description": "Send as If-None-Match (304) or If-Match (actions)."}},
+        headers={
+            "ETag": {
+                "description": "Send as If-None-Match (304) or If-Match (actions).",
+                "schema": {"type": "string"},
+            }
+        },
     )
     @blp.alt_response(304, description="Not modified since the ETag in If-None-Match.")
     @problems(401, 404, 503)
