@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 import time
 
-from cardroom.bots.mr_toast import greedy
 from mr_toast_helpers import GAME, play_game
+
+from cardroom.bots.mr_toast import greedy
 
 
 def random_choice(view, legal, rng):

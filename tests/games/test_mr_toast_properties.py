@@ -13,12 +13,13 @@ import random
 import re
 from typing import Any
 
-from cardroom.bots.mr_toast import greedy
-from cardroom.games.base import NotYourTurn, RuleError
-from cardroom.games.mr_toast.cards import CODES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mr_toast_helpers import GAME, redacted
+
+from cardroom.bots.mr_toast import greedy
+from cardroom.games.base import NotYourTurn, RuleError
+from cardroom.games.mr_toast.cards import CODES
 
 _ID = re.compile(r'"(c\d+)"')
 

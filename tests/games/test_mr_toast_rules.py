@@ -9,6 +9,8 @@ import json
 from collections import Counter
 
 import pytest
+from mr_toast_helpers import GAME, Table, card_ids_in, types
+
 from cardroom.games.base import (
     GameOver,
     IllegalAction,
@@ -17,7 +19,6 @@ from cardroom.games.base import (
     redact_event,
 )
 from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
-from mr_toast_helpers import GAME, Table, card_ids_in, types
 
 FILLER = ["NW", "NW", "NW", "NW", "NW"]
 
