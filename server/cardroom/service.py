@@ -354,7 +354,7 @@ class Tables:
         for _ in range(MAX_BOT_ACTIONS):
             if game.result(record.state) is not None:
                 break
-            bots = [s for s in sorted(game.to_act(record.state)) if record.seats[s]["bot"]]
+            bots = [s for s in sorted(game.awaiting(record.state)) if record.seats[s]["bot"]]
             if not bots:
                 break
             seat = bots[0]

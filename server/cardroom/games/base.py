@@ -184,6 +184,15 @@ class Game(ABC):
     def scores(self, state: State) -> list[int]:
         """The public score of each seat (Fun points, or penalty totals as negatives)."""
 
+    def awaiting(self, state: State) -> set[int]:
+        """The seats the game waits for: a subset of ``to_act``.
+
+        They differ in a simultaneous phase where a seat may still change its answer until
+        every answer is in: that seat may act, but the game no longer waits for it. Bots act
+        only when awaited, so they never change their minds in a loop.
+        """
+        return self.to_act(state)
+
     def deadline(self, state: State) -> float | None:
         """When the current wait expires (same clock as ``now``), or ``None``."""
         return None

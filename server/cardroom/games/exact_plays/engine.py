@@ -254,6 +254,12 @@ class ExactPlays(Game):
             return {state["turn"]}
         return set()
 
+    def awaiting(self, state: State) -> set[int]:
+        """During declarations (EP-3) only seats that have not declared are waited for."""
+        if state["phase"] == "declare":
+            return {seat for seat in range(state["n"]) if state["decl"][seat] is None}
+        return self.to_act(state)
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
             return []
