@@ -95,18 +95,15 @@ def clone(state: dict) -> dict:
 
 
 def canonical(action: Any) -> Any:
-    """An action's meaning, for comparing (card order inside a play does not matter)."""
+    """An action's meaning, for comparing: card order inside a play does not matter and an
+    optional field given as null is the same as leaving it out."""
     if not isinstance(action, dict):
         return ("?", repr(action))
-    kind = action.get("type")
-    if kind == "play":
-        cards = action.get("cards")
-        if isinstance(cards, list) and all(isinstance(c, str) and c in ORDER for c in cards):
-            cards = tuple(sorted(cards, key=ORDER.__getitem__))
-        else:
-            cards = repr(cards)
-        return ("play", cards, repr(action.get("wild")), tuple(sorted(action)))
-    return (kind, tuple(sorted((k, repr(v)) for k, v in action.items())))
+    fields = {k: v for k, v in action.items() if v is not None or k == "type"}
+    cards = fields.get("cards")
+    if isinstance(cards, list) and all(isinstance(c, str) and c in ORDER for c in cards):
+        fields["cards"] = sorted(cards, key=ORDER.__getitem__)
+    return tuple(sorted((k, repr(v)) for k, v in fields.items()))
 
 
 def plays(state: dict, seat: int) -> set[tuple[tuple[str, ...], int | None]]:

@@ -10,16 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from cardroom.games.base import (
-    GameOver,
-    IllegalAction,
-    InvalidOptions,
-    NotYourTurn,
-    RuleError,
-    redact_event,
-)
-from cardroom.games.exact_plays.cards import ALL_CODES, card
-from cardroom.games.exact_plays.engine import penalty, rps_survivors
 from exact_plays_helpers import (
     GAME,
     act,
@@ -34,6 +24,17 @@ from exact_plays_helpers import (
     started,
     types,
 )
+
+from cardroom.games.base import (
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    RuleError,
+    redact_event,
+)
+from cardroom.games.exact_plays.cards import ALL_CODES, card
+from cardroom.games.exact_plays.engine import penalty, rps_survivors
 
 # four-player hands used by several tests (the rest of the deck fills the other seats)
 H0 = ["4M", "4S", "4A", "2M", "3M", "6M", "7B", "8B"]

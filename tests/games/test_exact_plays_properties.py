@@ -1,0 +1,215 @@
+"""Exact Plays property tests: uniformly random complete games of 2, 3 and 4 players.
+
+At every step: 32 cards and 40 tokens are conserved; every listed legal action is accepted
+(applied to a copy); some unlisted actions are refused with a RuleError and change nothing;
+no view or redacted event shows a seat (or a spectator) another seat's card, a card set
+aside, removed or still in the draw pile, an undisclosed declaration or an unrevealed
+rock-paper-scissors choice; the state round-trips through JSON. Every game ends with
+winners after the right number of rounds, at -50, or at the turn limit (EP-12..EP-17).
+Also run on tables of mostly greedy bots, whose games usually last all the rounds.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from exact_plays_helpers import GAME, all_cards, canonical, clone, codes_in, snapshot
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardroom.bots.exact_plays import greedy
+from cardroom.games.base import NotYourTurn, RuleError, redact_event
+from cardroom.games.exact_plays.cards import ALL_CODES
+from cardroom.games.exact_plays.engine import rounds_for
+
+EXAMPLES = {2: 200, 3: 160, 4: 140}
+# uniformly random players rarely last all the rounds; mostly-greedy tables do
+MOSTLY_GREEDY_EXAMPLES = 25
+
+
+def unlisted_candidates(state: dict, seat: int, rng: random.Random) -> list:
+    hand = state["hands"][seat]
+    others = [c for c in ALL_CODES if c not in hand]
+    out: list = [
+        {"type": "declare", "tokens": rng.choice([-1, 11, 3, "3"])},
+        {"type": "rps", "shape": rng.choice(["rock", "lizard"])},
+        {"type": "pass", "switch": rng.choice(["to_wild", "to_play", "flip", None])},
+        {"type": "draw"},
+        {"type": "play", "cards": [rng.choice(others)]},
+        {"type": "play", "cards": []},
+        {"type": rng.choice(["fold", None, 7])},
+        None,
+    ]
+    if hand:
+        cards = rng.sample(hand, min(len(hand), rng.randint(1, 4)))
+        out.append({"type": "play", "cards": cards})
+        out.append({"type": "play", "cards": cards, "wild": rng.randint(0, 11)})
+        out.append({"type": "play", "cards": cards + cards[:1]})
+    return out
+
+
+def check_invariants(state: dict) -> None:
+    assert sorted(all_cards(state)) == sorted(ALL_CODES)
+    assert len(set(all_cards(state))) == 32
+    assert state["pile"] + sum(state["play"]) + sum(state["wild"]) == 40
+    assert min(state["play"] + state["wild"] + [state["pile"]]) >= 0
+    assert json.loads(json.dumps(state)) == state
+    if state["n"] == 2:
+        assert len({c[1] for c in state["unused"]}) == 1 and len(state["unused"]) == 8
+    elif state["n"] == 3:
+        assert len(state["unused"]) == 8 and not state["draw"]
+    else:
+        assert not state["unused"] and not state["draw"]
+
+
+def check_secrets(state: dict, before: dict, events: list[dict]) -> None:
+    n = state["n"]
+    public = set(before["field"] + before["out"] + state["field"] + state["out"])
+    for event in events:
+        if event["type"] in ("played", "field_cleared"):
+            public |= {c["id"] for c in event["cards"]}
+    revealed = state["phase"] != "declare"
+    for viewer in [*range(n), None]:
+        own_now = set(state["hands"][viewer]) if viewer is not None else set()
+        own = own_now | (set(before["hands"][viewer]) if viewer is not None else set())
+        view = GAME.view(state, viewer)
+        assert codes_in(view) <= own_now | set(state["field"]) | set(state["out"])
+        if not revealed:
+            assert view["declarations"] is None
+            assert all(s["declaration"] is None for s in view["seats"])
+        if viewer is None:
+            assert view["you"] is None
+        else:
+            assert view["you"]["declaration"] == state["decl"][viewer]
+        if state["phase"] == "rps":
+            assert len(view["rps"]["throws"]) == len(state["rps"]["throws"])
+            if viewer is not None:
+                assert view["you"]["rps_choice"] == state["rps"]["ch"][viewer]
+        for event in events:
+            if event["type"] == "drew" and event["seat"] == viewer:
+                # the drawer sees the top card of the draw pile, even if the round then ended
+                drawn = event["private"][str(viewer)]["card"]["id"]
+                assert drawn == before["draw"][0]
+                own = own | {drawn}
+        for event in events:
+            seen = redact_event(event, viewer)
+            if seen is None:
+                continue
+            assert codes_in(seen) <= own | public, (viewer, seen)
+            if event.get("seat") != viewer or viewer is None:
+                if event["type"] == "declared":
+                    assert "tokens" not in seen
+                if event["type"] == "rps_chosen":
+                    assert "shape" not in seen
+                if event["type"] == "drew":
+                    assert "card" not in seen
+
+
+def check_result(state: dict) -> None:
+    result = GAME.result(state)
+    n = state["n"]
+    totals = [sum(r[i] for r in result["rounds"]) for i in range(n)]
+    assert result["scores"] == totals == GAME.scores(state)
+    assert result["winners"] == [i for i in range(n) if totals[i] == max(totals)]
+    assert 1 <= len(result["rounds"]) <= rounds_for(n)
+    assert all(p <= 0 for r in result["rounds"] for p in r)
+    if result["reason"] == "rounds":
+        assert len(result["rounds"]) == rounds_for(n) and min(totals) > -50
+    elif result["reason"] == "minus_50":
+        assert min(totals) <= -50
+    else:
+        assert result["reason"] == "turn_limit"
+        assert state["turns"] >= state["opts"]["turn_limit"]
+    assert GAME.to_act(state) == set()
+
+
+def play_random_game(players: int, seed: int, options: dict, greedy_share: float = 0.0) -> int:
+    rng = random.Random(seed)
+    state = GAME.new_game(players, GAME.validate_options(players, options), seed)
+    check_invariants(state)
+    steps = 0
+    while GAME.result(state) is None:
+        acting = sorted(GAME.to_act(state))
+        assert acting
+        seat = rng.choice(acting)
+        legal = GAME.legal_actions(state, seat)
+        # to_act only lists real choices (EP-9): never a single option
+        assert len(legal) >= 2
+        for other in range(players):
+            if other not in acting:
+                assert GAME.legal_actions(state, other) == []
+                if rng.random() < 0.2:
+                    before = snapshot(state)
+                    with pytest.raises(NotYourTurn):
+                        GAME.apply(state, other, legal[0])
+                    assert snapshot(state) == before
+        for action in legal:
+            json.dumps(GAME.apply(clone(state), seat, action))
+        listed = {json.dumps(canonical(a)) for a in legal}
+        before = snapshot(state)
+        for action in rng.sample(unlisted_candidates(state, seat, rng), 4):
+            if json.dumps(canonical(action)) in listed:
+                continue
+            with pytest.raises(RuleError):
+                GAME.apply(state, seat, action)
+            assert snapshot(state) == before
+        previous = clone(state)
+        if rng.random() < greedy_share:
+            action = greedy(GAME.view(state, seat), legal, rng)
+            assert action in legal
+        else:
+            action = rng.choice(legal)
+        events = GAME.apply(state, seat, action)
+        state = json.loads(json.dumps(state))  # continue from the JSON round trip
+        check_invariants(state)
+        check_secrets(state, previous, events)
+        steps += 1
+    check_result(state)
+    return steps
+
+
+options_strategy = st.fixed_dictionaries(
+    {
+        "tiebreak": st.sampled_from(["rps", "random"]),
+        "turn_limit": st.one_of(st.just(2000), st.integers(1, 120)),
+    }
+)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games(players):
+    @settings(
+        max_examples=EXAMPLES[players],
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(seed=st.integers(0, 2**31 - 1), options=options_strategy, stacked=st.booleans())
+    def run(seed, options, stacked):
+        if stacked:
+            deck = [c for c in ALL_CODES if players > 2 or c[1] != "B"]
+            random.Random(seed).shuffle(deck)
+            options = {**options, "decks": [deck]}
+        play_random_game(players, seed, options)
+
+    run()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_mostly_greedy_games(players):
+    """The same checks on tables that mostly play the greedy bot: these games usually run
+    the full number of rounds (EP-15)."""
+
+    @settings(
+        max_examples=MOSTLY_GREEDY_EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(seed=st.integers(0, 2**31 - 1), options=options_strategy)
+    def run(seed, options):
+        play_random_game(players, seed, options, greedy_share=0.85)
+
+    run()
