@@ -157,12 +157,23 @@ def test_options_defaults_and_descriptions():
     described = {o["name"]: o for o in GAME.describe()["options"]}
     assert set(described) == {"tiebreak", "turn_limit", "decks"}
     assert all(len(o["description"]) > 40 for o in described.values())
-    assert described["decks"]["nullable"] is True
+    assert described["decks"]["nullable"] is True and described["decks"]["secret"] is True
     # a null entry shuffles that round; fewer lists than rounds is fine
     GAME.validate_options(2, {"decks": [None, deck(2, {})]})
 
 
 # --- EP-3 declarations ---------------------------------------------------------------------
+
+
+def test_ep3_awaiting_only_seats_that_have_not_declared():
+    """EP-3: all seats may act until all are in, but the game waits only for those who
+    have not declared yet (bots act only when awaited)."""
+    state = new_game(3, seed=4)
+    assert GAME.awaiting(state) == {0, 1, 2}
+    act(state, 1, "declare", tokens=4)
+    assert GAME.awaiting(state) == {0, 2} and GAME.to_act(state) == {0, 1, 2}
+    declare_all(state, [2, 4, 1])
+    assert GAME.awaiting(state) == GAME.to_act(state) == {1}
 
 
 def test_ep3_everyone_declares_secretly_and_may_change():
@@ -199,9 +210,10 @@ def test_ep3_declaration_is_0_to_10(tokens):
 
 
 def test_ep3_no_play_actions_during_declarations():
+    """A seat that may act but sends another phase's action: illegal (422), not 409."""
     state = new_game(2)
-    refused(state, 0, {"type": "pass"}, NotYourTurn)
-    refused(state, 0, {"type": "rps", "shape": "rock"}, NotYourTurn)
+    assert refused(state, 0, {"type": "pass"}).rule == "EP-3"
+    assert refused(state, 0, {"type": "rps", "shape": "rock"}).field == "type"
 
 
 # --- EP-4 start player ---------------------------------------------------------------------
@@ -909,7 +921,7 @@ def test_ep17_view_contents_and_secrets():
     assert spectator["start_player"] == 0 and spectator["round"] == 1
     assert spectator["rounds"] == 3 and spectator["phase"] == "play"
     assert spectator["declarations"] == [4, 2, 2]
-    assert spectator["options"] == {"tiebreak": "rps", "turn_limit": 2000, "decks": "stacked"}
+    assert spectator["options"] == {"tiebreak": "rps", "turn_limit": 2000, "decks": "hidden"}
     assert spectator["penalties"] == [] and spectator["totals"] == [0, 0, 0]
     assert spectator["result"] is None
 
@@ -984,7 +996,7 @@ def test_out_of_turn_and_bad_seats():
     state = started(4, W_HANDS, [6, 3, 3, 3])
     for seat in (1, 2, 3, 4, -1, "0", None, 0.0):
         refused(state, seat, {"type": "pass"}, NotYourTurn)
-    assert refused(state, 0, {"type": "declare", "tokens": 2}, NotYourTurn).rule == "EP-6"
+    assert refused(state, 0, {"type": "declare", "tokens": 2}).rule == "EP-6"
     assert refused(state, 0, {"type": "pass", "color": "red"}).field == "color"
 
 

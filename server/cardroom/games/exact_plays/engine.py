@@ -118,6 +118,7 @@ class ExactPlays(Game):
             type="array",
             default=None,
             nullable=True,
+            secret=True,
             description=(
                 "Stacked decks for testing and reproducing situations: one list of card "
                 "codes per round (top first), or null for a shuffled round. Seat 0 gets the "
@@ -324,8 +325,11 @@ class ExactPlays(Game):
             if key != "type" and key not in _FIELDS[kind]:
                 raise IllegalAction(f"{kind} has no field {key!r}", field=key)
         if _PHASE_OF[kind] != state["phase"]:
-            raise NotYourTurn(
-                f"{kind} is not possible in the {state['phase']} phase", rule=_phase_rule(state)
+            # the seat may act, but not this way (an illegal action, like Mr Toast's)
+            raise IllegalAction(
+                f"{kind} is not possible in the {state['phase']} phase",
+                rule=_phase_rule(state),
+                field="type",
             )
         events: list[Event] = []
         if kind == "declare":
@@ -757,7 +761,10 @@ class ExactPlays(Game):
             "options": {
                 "tiebreak": opts["tiebreak"],
                 "turn_limit": opts["turn_limit"],
-                "decks": None if opts.get("decks") is None else "stacked",
+                # a stacked deck is secret (EP-17) until the game is over
+                "decks": (
+                    opts.get("decks") if opts.get("decks") is None or phase == "over" else "hidden"
+                ),
             },
             "result": self.result(state),
         }
