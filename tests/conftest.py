@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -83,5 +84,14 @@ def live_server(redis_server: EmbeddedRedis) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop_gunicorn(process)
+
+
+def stop_gunicorn(process: subprocess.Popen[bytes]) -> None:
+    """Stop at once: open event streams would hold a graceful stop for its whole timeout."""
+    process.send_signal(signal.SIGQUIT)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

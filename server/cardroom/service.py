@@ -12,7 +12,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -238,11 +238,57 @@ class Tables:
         record = self._fresh(game_id)
         seat = self._authenticate(record, token) if token is not None else None
         if record.seq <= after and wait > 0:
-            self.store.wait_for_events(game_id, after, wait, limit)
+            self._wait(record, after, wait)
         raw = self.store.events_after(game_id, after, limit)
         last = raw[-1]["seq"] if raw else max(after, 0)
         visible = [shown for event in raw if (shown := redact_event(event, seat)) is not None]
         return seat, visible, last
+
+    def stream(
+        self, game_id: str, token: str | None, after: int, heartbeat: float, lifetime: float
+    ) -> tuple[int | None, Iterator[tuple[int, dict[str, Any]] | None]]:
+        """Events after ``after`` as they happen, redacted for the caller.
+
+        Yields ``(seq, event)``, or ``None`` as a heartbeat when ``heartbeat`` seconds pass
+        quietly. Ends once the game is finished and every event is out, or after
+        ``lifetime`` seconds (the client resumes with Last-Event-ID).
+        """
+        record = self._fresh(game_id)
+        seat = self._authenticate(record, token) if token is not None else None
+
+        def generate() -> Iterator[tuple[int, dict[str, Any]] | None]:
+            cursor, current = after, record
+            ends = self.clock() + lifetime
+            while True:
+                raw = self.store.events_after(game_id, cursor, 200)
+                for event in raw:
+                    cursor = event["seq"]
+                    shown = redact_event(event, seat)
+                    if shown is not None:
+                        yield cursor, shown
+                if raw:
+                    continue
+                if current.status == "finished" or self.clock() >= ends:
+                    return
+                if not self._wait(current, cursor, heartbeat):
+                    yield None
+                current = self._fresh(game_id)
+
+        return seat, generate()
+
+    def _wait(self, record: GameRecord, after: int, seconds: float) -> bool:
+        """Block until an event after ``after`` or ``seconds`` pass; True if one came.
+
+        A timed reaction window closes lazily, on a request: the wait stops at its deadline,
+        and the caller's next read resolves it.
+        """
+        deadline = get_game(record.game_type).deadline(record.state)
+        if deadline is not None and record.status == "active":
+            seconds = max(0.0, min(seconds, deadline - self.clock() + 0.01))
+        arrived = self.store.wait_for_events(record.id, after, seconds)
+        if not arrived and deadline is not None and self.clock() >= deadline:
+            return self._fresh(record.id).seq > after
+        return arrived
 
     # --- acting -------------------------------------------------------------------------
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -14,6 +15,7 @@ from cardroom.api.schemas import (
     CreateGameSchema,
     EventListSchema,
     EventsQuerySchema,
+    EventStreamQuerySchema,
     GameListQuerySchema,
     GameListSchema,
     GameSummarySchema,
@@ -266,3 +268,59 @@ class Events(MethodView):
             game_id, bearer_token(), query["after"], wait, query["limit"]
         )
         return {"game_id": game_id, "events": events, "last_seq": last}
+
+
+SSE_HEARTBEAT_SECONDS = 15.0
+SSE_LIFETIME_SECONDS = 300.0
+
+
+@blp.route("/games/<game_id>/events/stream")
+class EventStream(MethodView):
+    @blp.doc(
+        security=OPTIONAL_BEARER,
+        parameters=[
+            {
+                "in": "header",
+                "name": "Last-Event-ID",
+                "required": False,
+                "schema": {"type": "string", "pattern": "^[0-9]{1,12}$"},
+                "description": "Resume after this event (`seq`); overrides `after`.",
+            }
+        ],
+        responses={
+            "200": {
+                "description": "A Server-Sent Events stream: `id` is the event's `seq`, `data` "
+                "the event as JSON; `: ping` comments keep the connection alive. The stream "
+                "ends when the game is finished, or after 5 minutes: reconnect with "
+                "Last-Event-ID.",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            }
+        },
+    )
+    @blp.arguments(EventStreamQuerySchema, location="query")
+    @problems(401, 404, 422, 503)
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
+        """Events as a Server-Sent Events stream, redacted for the caller, resumable."""
+        after = query["after"]
+        last_event_id = request.headers.get("Last-Event-ID", "").strip()
+        if last_event_id:
+            if not last_event_id.isdigit() or len(last_event_id) > 12:
+                raise BadRequest("Last-Event-ID must be an event's seq", "Last-Event-ID")
+            after = int(last_event_id)
+        _, events = tables().stream(
+            game_id, bearer_token(), after, SSE_HEARTBEAT_SECONDS, SSE_LIFETIME_SECONDS
+        )
+
+        def render() -> Any:
+            yield "retry: 2000\n\n"
+            for item in events:
+                if item is None:
+                    yield ": ping\n\n"
+                else:
+                    seq, event = item
+                    yield f"id: {seq}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
+
+        response = Response(stream_with_context(render()), mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response

@@ -250,6 +250,14 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
 
 
+class EventStreamQuerySchema(Schema):
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata=_doc("Start after this `seq` (Last-Event-ID, when sent, wins)."),
+    )
+
+
 class EventListSchema(Schema):
     game_id = fields.String(required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)

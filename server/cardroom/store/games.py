@@ -215,13 +215,17 @@ class GameStore:
         entries = self.client.xrange(events_key(game_id), min=f"({after}-0", max="+", count=limit)
         return [json.loads(fields[b"e"]) for _, fields in entries]
 
-    def wait_for_events(self, game_id: str, after: int, seconds: float, limit: int) -> None:
-        """Block (in Redis, XREAD BLOCK) until an event after ``after`` exists or time passes."""
+    def wait_for_events(self, game_id: str, after: int, seconds: float) -> bool:
+        """Block in Redis (XREAD BLOCK) until an event after ``after`` exists or time passes.
+
+        True if there is one.
+        """
         if seconds <= 0:
-            return
-        self.blocking_client.xread(
+            return False
+        found = self.blocking_client.xread(
             {events_key(game_id): f"{after}-0"}, count=1, block=max(1, int(seconds * 1000))
         )
+        return bool(found)
 
     def list_ids(self, start: int, count: int) -> list[tuple[str, float]]:
         """Game ids, newest first, from position ``start``."""
