@@ -9,6 +9,7 @@ import time
 import pytest
 
 from cardroom.games import registry
+from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
 
 from helpers import auth, card_ids, create_game, join_all, new_table, play_random_game, view
 
@@ -349,3 +350,29 @@ def test_an_all_bot_game_plays_out_at_creation(client):
     bots = [{"seat": s, "policy": "random"} for s in range(3)]
     game = create_game(client, "mr-toast", 3, bots=bots, seed=8)
     assert game["status"] == "finished" and game["result"]["winners"]
+
+
+@pytest.mark.parametrize(("game_type", "option"), [("mr-toast", "deck"), ("exact-plays", "decks")])
+def test_a_stacked_deck_stays_hidden_until_the_end(client, game_type, option):
+    game = registry()[game_type]
+    secret = [spec.name for spec in game.option_specs if spec.secret]
+    assert secret == [option]
+    first = client.post("/v1/games", json={"game_type": game_type, "players": 2, "seed": 1})
+    record_options = first.get_json()["options"]
+    assert record_options[option] is None, "an unset option shows as null"
+    stacked = stacked_deck_of(game_type)
+    body = {"game_type": game_type, "players": 2, "options": {option: stacked}}
+    created = client.post("/v1/games", json=body)
+    assert created.status_code == 201, created.get_json()
+    assert created.get_json()["options"][option] == "hidden"
+    game_id = created.get_json()["id"]
+    join_all(client, created.get_json())
+    assert view(client, game_id)["options"][option] == "hidden"
+    assert "hidden" in str(client.get("/v1/games?limit=100").get_json())
+
+
+def stacked_deck_of(game_type: str) -> list:
+    """A valid stacked deck for a 2-player game of this type, in a fixed order."""
+    if game_type == "mr-toast":
+        return [code for code, count in DEFAULT_COUNTS.items() for _ in range(count)]
+    return [[f"{number}{suit}" for suit in "MSA" for number in range(2, 10)]]
