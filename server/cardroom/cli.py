@@ -68,6 +68,13 @@ def spec_text() -> str:
     return json.dumps(spec, indent=2, sort_keys=True) + "\n"
 
 
+def simulate(args: argparse.Namespace) -> int:
+    """Play bot policies against each other in-process and print their win rates."""
+    from cardroom.simulate import main as simulate_main
+
+    return simulate_main(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardroom", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -82,6 +89,27 @@ def build_parser() -> argparse.ArgumentParser:
     spec = commands.add_parser("openapi", help="print the OpenAPI document")
     spec.add_argument("--output", "-o", help="write to this file instead of stdout")
     spec.set_defaults(func=openapi)
+
+    sim = commands.add_parser(
+        "simulate", help="play bot policies against each other in-process (see docs/simulate.md)"
+    )
+    sim.add_argument("--game", required=True, help="game type, e.g. mr-toast or exact-plays")
+    sim.add_argument(
+        "--players", type=int, default=None, help="players per game (default: 4, or in range)"
+    )
+    sim.add_argument(
+        "--policies",
+        default="greedy,random",
+        help="comma-separated policies, cycled over the seats and rotated between games",
+    )
+    sim.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    sim.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
+    sim.add_argument(
+        "--options", default=None, help='game options as JSON, e.g. \'{"mode": "exact"}\''
+    )
+    sim.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    sim.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    sim.set_defaults(func=simulate)
     return parser
 
 
