@@ -376,3 +376,30 @@ def stacked_deck_of(game_type: str) -> list:
     if game_type == "mr-toast":
         return [code for code, count in DEFAULT_COUNTS.items() for _ in range(count)]
     return [[f"{number}{suit}" for suit in "MSA" for number in range(2, 10)]]
+
+
+def test_games_are_listed_filtered_and_paged_without_secrets(client):
+    made = [create_game(client, "exact-plays", 2)["id"] for _ in range(5)]
+    active_id, tokens = new_table(client, "exact-plays", 2)
+    seen: list[str] = []
+    cursor = None
+    while True:
+        query = "/v1/games?game_type=exact-plays&limit=2" + (f"&cursor={cursor}" if cursor else "")
+        page = client.get(query).get_json()
+        assert len(page["games"]) <= 2
+        seen += [game["id"] for game in page["games"]]
+        assert all(game["game_type"] == "exact-plays" for game in page["games"])
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+        create_game(client, "exact-plays", 2)  # new games do not shift the pages
+    assert len(seen) == len(set(seen)), "a game was listed twice"
+    assert {*made, active_id} <= set(seen)
+    active = client.get("/v1/games?status=active&game_type=exact-plays&limit=100").get_json()
+    assert active_id in [game["id"] for game in active["games"]]
+    assert all(game["status"] == "active" for game in active["games"])
+    text = str(active)
+    assert not any(token in text for token in tokens.values())
+    assert "hand" not in text
+    assert_problem(client.get("/v1/games?limit=0"), 422, field="limit")
+    assert_problem(client.get("/v1/games?status=odd"), 422, field="status")

@@ -117,37 +117,37 @@ class Games(MethodView):
         """List games, newest first, filtered by `game_type` and `status`.
 
         Pages are cursor-based: pass `next_cursor` as `cursor`. A page may hold fewer than
-        `limit` games while `next_cursor` is not null (the filter skipped some).
+        `limit` games while `next_cursor` is not null (the filter skipped some). Games created
+        while you page do not shift the pages.
         """
         store = tables().store
-        start = int(query.get("cursor") or 0)
+        before = float(query["cursor"]) if query.get("cursor") else None
         limit = query["limit"]
         found: list[dict[str, Any]] = []
-        scanned = 0
         expired: list[str] = []
-        position = start
+        scanned = 0
+        exhausted = False
         while len(found) < limit and scanned < LIST_SCAN_LIMIT:
-            batch = store.list_ids(position, min(100, LIST_SCAN_LIMIT - scanned))
+            batch = store.list_ids(before, min(100, LIST_SCAN_LIMIT - scanned))
             if not batch:
-                position = -1
+                exhausted = True
                 break
             records = store.load_many([game_id for game_id, _ in batch])
-            for (game_id, _), record in zip(batch, records, strict=True):
-                position += 1
+            for (game_id, created), record in zip(batch, records, strict=True):
+                before = created
                 scanned += 1
                 if record is None:
                     expired.append(game_id)
-                    continue
-                if query.get("game_type") not in (None, record.game_type):
-                    continue
-                if query.get("status") not in (None, record.status):
-                    continue
-                found.append(tables().summarise(record))
-                if len(found) == limit:
-                    break
+                elif query.get("game_type") in (None, record.game_type) and query.get("status") in (
+                    None,
+                    record.status,
+                ):
+                    found.append(tables().summarise(record))
+                    if len(found) == limit:
+                        break
         store.forget(expired)
-        more = position >= 0 and bool(store.list_ids(position - len(expired), 1))
-        return {"games": found, "next_cursor": str(position - len(expired)) if more else None}
+        more = not exhausted and before is not None and bool(store.list_ids(before, 1))
+        return {"games": found, "next_cursor": repr(before) if more else None}
 
 
 @blp.route("/games/<game_id>")

@@ -227,9 +227,16 @@ class GameStore:
         )
         return bool(found)
 
-    def list_ids(self, start: int, count: int) -> list[tuple[str, float]]:
-        """Game ids, newest first, from position ``start``."""
-        rows = self.client.zrevrange(INDEX_KEY, start, start + count - 1, withscores=True)
+    def list_ids(self, before: float | None, count: int) -> list[tuple[str, float]]:
+        """Game ids with their creation times, newest first, created before ``before``."""
+        rows = self.client.zrevrangebyscore(
+            INDEX_KEY,
+            "+inf" if before is None else f"({before!r}",
+            "-inf",
+            start=0,
+            num=count,
+            withscores=True,
+        )
         return [(member.decode(), score) for member, score in rows]
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
