@@ -56,6 +56,7 @@ def check_invariants(state: dict) -> None:
     assert state["pile"] + sum(state["play"]) + sum(state["wild"]) == 40
     assert min(state["play"] + state["wild"] + [state["pile"]]) >= 0
     assert json.loads(json.dumps(state)) == state
+    assert len(json.dumps(state, separators=(",", ":"))) < 4096  # compact (engines.md)
     if state["n"] == 2:
         assert len({c[1] for c in state["unused"]}) == 1 and len(state["unused"]) == 8
     elif state["n"] == 3:
@@ -87,6 +88,18 @@ def check_secrets(state: dict, before: dict, events: list[dict]) -> None:
             assert len(view["rps"]["throws"]) == len(state["rps"]["throws"])
             if viewer is not None:
                 assert view["you"]["rps_choice"] == state["rps"]["ch"][viewer]
+        # non-interference: other seats' undisclosed declarations and rock-paper-scissors
+        # choices may change without changing this viewer's view in any way
+        altered = clone(state)
+        for seat in range(n):
+            if seat == viewer:
+                continue
+            if state["phase"] == "declare" and altered["decl"][seat] is not None:
+                altered["decl"][seat] = (altered["decl"][seat] + 1) % 11
+            if state["phase"] == "rps" and altered["rps"]["ch"][seat] is not None:
+                shapes = ["rock", "paper", "scissors"]
+                altered["rps"]["ch"][seat] = shapes[shapes.index(altered["rps"]["ch"][seat]) - 1]
+        assert GAME.view(altered, viewer) == view
         for event in events:
             if event["type"] == "drew" and event["seat"] == viewer:
                 # the drawer sees the top card of the draw pile, even if the round then ended

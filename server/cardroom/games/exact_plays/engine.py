@@ -761,10 +761,8 @@ class ExactPlays(Game):
             "options": {
                 "tiebreak": opts["tiebreak"],
                 "turn_limit": opts["turn_limit"],
-                # a stacked deck is secret (EP-17) until the game is over
-                "decks": (
-                    opts.get("decks") if opts.get("decks") is None or phase == "over" else "hidden"
-                ),
+                # a stacked deck is secret (EP-17): the view never shows it
+                "decks": None if opts.get("decks") is None else "hidden",
             },
             "result": self.result(state),
         }
