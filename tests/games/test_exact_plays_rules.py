@@ -210,10 +210,13 @@ def test_ep3_declaration_is_0_to_10(tokens):
 
 
 def test_ep3_no_play_actions_during_declarations():
-    """A seat that may act but sends another phase's action: illegal (422), not 409."""
+    """Another phase's action is not-your-turn (DESIGN: wrong phase, 409), so a client
+    whose declaration arrives just after the reveal simply looks again."""
     state = new_game(2)
-    assert refused(state, 0, {"type": "pass"}).rule == "EP-3"
-    assert refused(state, 0, {"type": "rps", "shape": "rock"}).field == "type"
+    assert refused(state, 0, {"type": "pass"}, NotYourTurn).rule == "EP-3"
+    refused(state, 0, {"type": "rps", "shape": "rock"}, NotYourTurn)
+    declare_all(state, [3, 3])  # a tie: rock-paper-scissors
+    assert refused(state, 0, {"type": "declare", "tokens": 4}, NotYourTurn).rule == "EP-4"
 
 
 # --- EP-4 start player ---------------------------------------------------------------------
@@ -996,7 +999,7 @@ def test_out_of_turn_and_bad_seats():
     state = started(4, W_HANDS, [6, 3, 3, 3])
     for seat in (1, 2, 3, 4, -1, "0", None, 0.0):
         refused(state, seat, {"type": "pass"}, NotYourTurn)
-    assert refused(state, 0, {"type": "declare", "tokens": 2}).rule == "EP-6"
+    assert refused(state, 0, {"type": "declare", "tokens": 2}, NotYourTurn).rule == "EP-6"
     assert refused(state, 0, {"type": "pass", "color": "red"}).field == "color"
 
 

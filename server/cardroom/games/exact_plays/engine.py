@@ -325,11 +325,11 @@ class ExactPlays(Game):
             if key != "type" and key not in _FIELDS[kind]:
                 raise IllegalAction(f"{kind} has no field {key!r}", field=key)
         if _PHASE_OF[kind] != state["phase"]:
-            # the seat may act, but not this way (an illegal action, like Mr Toast's)
-            raise IllegalAction(
-                f"{kind} is not possible in the {state['phase']} phase",
-                rule=_phase_rule(state),
-                field="type",
+            # DESIGN: acting in the wrong phase is not-your-turn (409); in a simultaneous
+            # phase this is a race a client recovers from by looking again (a declaration
+            # that arrives just after the reveal), not a mistake in the action
+            raise NotYourTurn(
+                f"{kind} is not possible in the {state['phase']} phase", rule=_phase_rule(state)
             )
         events: list[Event] = []
         if kind == "declare":
