@@ -547,11 +547,12 @@ def test_mt8_no_way_is_never_played_in_step_two_or_three():
     t = Table([["G3", "NW", "FP", "NW", "NW"], FILLER])
     error = t.refused(0, {"type": "play_blue", "card": t.card(0, "NW")}, IllegalAction)
     assert error.rule == "MT-8"
-    error = t.refused(0, {"type": "no_way", "card": t.card(0, "NW")}, IllegalAction)
+    # A reaction outside a No Way window is another phase's action: 409 not-your-turn.
+    error = t.refused(0, {"type": "no_way", "card": t.card(0, "NW")}, NotYourTurn)
     assert error.rule == "MT-12"
     t.score(0, "G3")
-    t.refused(0, {"type": "no_way", "card": t.card(0, "NW")}, IllegalAction)
-    t.refused(0, {"type": "allow"}, IllegalAction)
+    t.refused(0, {"type": "no_way", "card": t.card(0, "NW")}, NotYourTurn)
+    t.refused(0, {"type": "allow"}, NotYourTurn)
     assert not any(a["type"] == "no_way" for a in t.legal(0))
 
 
@@ -773,7 +774,7 @@ def test_mt12_every_other_player_may_answer_a_blue_card():
     t.act(2, {"type": "allow"})
     assert t.to_act() == {1}
     t.refused(2, {"type": "allow"}, NotYourTurn)
-    t.refused(1, {"type": "end_turn"}, IllegalAction)
+    t.refused(1, {"type": "end_turn"}, NotYourTurn)
 
 
 def test_mt12_a_no_way_opens_a_new_window_including_the_blue_player():
@@ -864,7 +865,7 @@ def test_mt14_a_late_request_closes_the_window_first():
     t.act(0, {"type": "play_blue", "card": t.card(0, "TB"), "target": 2}, now=100.0)
     # Too late to say No Way: the window closes first (TB happens), seat 1's turn begins,
     # and a No Way is then out of place: refused, and the state is left as it was.
-    t.refused(1, {"type": "no_way", "card": t.card(1, "NW")}, IllegalAction, now=200.0)
+    t.refused(1, {"type": "no_way", "card": t.card(1, "NW")}, NotYourTurn, now=200.0)
     assert t.state["ph"] == "react"
     events = t.act(1, {"type": "end_turn"}, now=200.0)
     assert types(events)[:3] == ["window_closed", "blue_resolved", "turn_ended"]

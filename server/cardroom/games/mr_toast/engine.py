@@ -683,6 +683,9 @@ def _apply(state: State, seat: int, action: Action, now: float | None) -> list[E
             field="type",
         )
     if kind not in _PHASE_TYPES[phase]:
+        if phase == "react" or kind in ("no_way", "allow"):
+            # Another phase's action: DESIGN makes the wrong phase a 409 not-your-turn.
+            raise NotYourTurn(_wrong_phase(phase, kind), rule=_PHASE_RULE[kind], field="type")
         raise IllegalAction(_wrong_phase(phase, kind), rule=_PHASE_RULE[kind], field="type")
     events: list[Event] = []
     _HANDLERS[kind](state, seat, action, now, events)
