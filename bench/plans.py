@@ -1,0 +1,122 @@
+"""Games to play: action sequences precomputed by the engines, and games seated in Redis.
+
+The engines are deterministic given seed and actions, and the server deals a game created
+with ``seed`` exactly as ``engine.new_game(players, options, seed)`` does. So a plan made
+in-process (every step: the lowest seat the game awaits, a random legal action) is a list of
+requests the server accepts one by one, with no view fetched in between.
+
+Setup goes through the server's own code in-process (``Tables.create`` and ``Tables.join``
+against the benchmark's Redis): real records, real token hashes, real events.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.loadgen import request_bytes
+from cardroom.config import Settings
+from cardroom.games import get_game
+from cardroom.service import Tables
+from cardroom.store import connect
+
+Step = tuple[int, dict[str, Any]]
+
+
+@dataclass
+class Plan:
+    game_type: str
+    players: int
+    seed: int
+    steps: list[Step]
+
+
+@dataclass
+class Seated:
+    id: str
+    plan: Plan
+    tokens: list[str]
+    done: int = 0  # steps already applied in Redis
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def make_plan(game_type: str, players: int, seed: int) -> Plan:
+    """Play a whole game in-process with a random policy, as the bots' loop does."""
+    game = get_game(game_type)
+    options = game.validate_options(players, {})
+    state = game.new_game(players, options, seed)
+    rng = random.Random(f"bench:{game_type}:{players}:{seed}")
+    steps: list[Step] = []
+    while game.result(state) is None:
+        seat = min(game.awaiting(state))
+        action = rng.choice(game.legal_actions(state, seat))
+        steps.append((seat, json.loads(json.dumps(action))))
+        game.apply(state, seat, action, time.time())
+    return Plan(game_type, players, seed, steps)
+
+
+def make_plans(game_type: str, players: int, count: int, first_seed: int = 1) -> list[Plan]:
+    return [make_plan(game_type, players, seed) for seed in range(first_seed, first_seed + count)]
+
+
+def tables_for(redis_url: str) -> Tables:
+    return Tables(connect(Settings.from_env(redis_url=redis_url)))
+
+
+def seat(tables: Tables, plan: Plan) -> Seated:
+    """Create the game with the plan's seed and take every seat: an active game."""
+    record = tables.create(plan.game_type, plan.players, {}, plan.seed, [])
+    tokens = [tables.join(record.id, f"p{s}", s)[2] for s in range(plan.players)]
+    return Seated(record.id, plan, tokens)
+
+
+def seat_all(redis_url: str, plans: list[Plan]) -> list[Seated]:
+    tables = tables_for(redis_url)
+    return [seat(tables, plan) for plan in plans]
+
+
+def fast_forward(tables: Tables, seated: Seated, steps: int) -> None:
+    """Apply the plan's next ``steps`` steps exactly as ``Tables.act`` would, in one commit.
+
+    The record and its event stream end up as they would after as many HTTP actions (same
+    version, same events); only the write count differs. Used to make mid-game games fast.
+    """
+    record = tables.store.load(seated.id).record
+    game = get_game(record.game_type)
+    now = time.time()
+    events: list[dict[str, Any]] = []
+    for seat_no, action in seated.plan.steps[seated.done : seated.done + steps]:
+        engine_events = game.apply(record.state, seat_no, json.loads(json.dumps(action)), now)
+        record.version += 1
+        events += [tables._event(record, event, actor=seat_no) for event in engine_events]
+    tables._settle(record, game, now)
+    tables.store.commit(record, events)
+    seated.done += steps
+
+
+def action_streams(games: list[Seated], port: int) -> list[list[bytes]]:
+    """Each game's remaining steps as POST /actions requests, in order."""
+    streams = []
+    for game in games:
+        path = f"/v1/games/{game.id}/actions"
+        streams.append(
+            [
+                request_bytes(
+                    "POST", path, port, token=game.tokens[seat_no], body=json.dumps(action).encode()
+                )
+                for seat_no, action in game.plan.steps[game.done :]
+            ]
+        )
+    return streams
+
+
+def view_pool(games: list[Seated], port: int) -> list[bytes]:
+    """A view request for every seat of every game (drawn at random by the load)."""
+    return [
+        request_bytes("GET", f"/v1/games/{game.id}/view", port, token=token)
+        for game in games
+        for token in game.tokens
+    ]

@@ -1,0 +1,456 @@
+"""The scenarios of one benchmark run. Each returns plain data (it goes to the JSON file)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import secrets
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from bench import loadgen, plans, servers
+from cardroom.games import get_game
+from cardroom.store.games import INDEX_KEY, events_key, game_key
+
+FLOOR_APP = "bench.floor_app:create_app()"
+FLOOR_KEYS = 1000
+GAME_TYPES = ("mr-toast", "exact-plays")
+# Player counts of each game type measured by the storage scenario.
+PLAYER_COUNTS = {"mr-toast": (2, 3, 4, 5, 6), "exact-plays": (2, 3, 4)}
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    duration: float  # measured seconds of each load
+    warmup: float  # seconds of load before measuring
+    connections: int  # concurrent keep-alive connections (closed loop)
+    processes: int  # client processes
+    action_games: int  # games per game type prepared for the action load
+    view_games: int  # active games per game type for the view load
+    storage_seeds: int  # games per (game type, player count) for the storage figures
+    growth_games: int  # games played by the growth loads
+    growth_stored: int  # games in Redis for the second growth load
+    engine_seconds: float  # per game type
+
+
+QUICK = Mode("quick", 4.0, 1.0, 32, 2, 250, 250, 5, 100, 10_000, 1.5)
+FULL = Mode("full", 20.0, 3.0, 32, 2, 1500, 1000, 15, 100, 100_000, 8.0)
+
+
+class Context:
+    """What the scenarios share: the mode, the Redis, a scratch folder."""
+
+    def __init__(
+        self,
+        mode: Mode,
+        redis_server: Any,
+        scratch: Path,
+        log: Any,
+        server_env: dict[str, str] | None = None,
+    ):
+        self.mode = mode
+        self.redis_server = redis_server
+        self.redis_url: str = redis_server.url
+        self.client = redis.Redis.from_url(self.redis_url, socket_timeout=600)
+        self.scratch = scratch
+        self.log = log
+        self.server_log = scratch / "gunicorn.log"
+        self.next_seed = 1
+        self.server_env = server_env or {}
+
+    def start_server(self, app: str | None = None, **env: str) -> servers.Server:
+        return servers.start_gunicorn(
+            self.redis_url, app, self.server_log, **{**self.server_env, **env}
+        )
+
+    def seeds(self, count: int) -> int:
+        first = self.next_seed
+        self.next_seed += count
+        return first
+
+    def cpu_roots(self, server: servers.Server) -> dict[str, int]:
+        assert self.redis_server.process is not None
+        return {"server": server.pid, "redis": self.redis_server.process.pid}
+
+    def load(self, name: str, server: servers.Server, **work: Any) -> loadgen.LoadResult:
+        mode = self.mode
+        return loadgen.run(
+            name,
+            server.port,
+            connections=mode.connections,
+            processes=mode.processes,
+            duration=mode.duration,
+            warmup=mode.warmup,
+            cpu_roots=self.cpu_roots(server),
+            **work,
+        )
+
+
+# --- engine: no HTTP, no Redis ----------------------------------------------------------------
+
+
+def engine(ctx: Context) -> dict[str, Any]:
+    """Drive each engine as Tables._run_bots does (awaited seat, view, random policy)."""
+    out: dict[str, Any] = {}
+    for game_type in GAME_TYPES:
+        game = get_game(game_type)
+        options = game.validate_options(4, {})
+        actions = games = 0
+        seed = 0
+        started = time.perf_counter()
+        deadline = started + ctx.mode.engine_seconds
+        while time.perf_counter() < deadline:
+            seed += 1
+            rng = random.Random(seed)
+            state = game.new_game(4, options, seed)
+            while game.result(state) is None:
+                seat = sorted(game.awaiting(state))[0]
+                legal = game.legal_actions(state, seat)
+                game.view(state, seat)  # the bots' loop builds the policy's view too
+                game.apply(state, seat, rng.choice(legal), 0.0)
+                actions += 1
+            games += 1
+        took = time.perf_counter() - started
+        out[game_type] = {
+            "players": 4,
+            "actions_per_s": actions / took,
+            "games_per_s": games / took,
+            "actions_per_game": actions / games,
+            "us_per_action": took / actions * 1e6,
+        }
+        ctx.log(f"engine {game_type}: {actions / took:,.0f} actions/s, {games / took:,.1f} games/s")
+    return out
+
+
+# --- the record size, for the floor --------------------------------------------------------
+
+
+def record_sizes(ctx: Context) -> dict[str, Any]:
+    """HGET rec of real 4-player games halfway through; the floor's blob is the largest."""
+    tables = plans.tables_for(ctx.redis_url)
+    sizes: dict[str, Any] = {}
+    biggest = b""
+    for game_type in GAME_TYPES:
+        found = []
+        for plan in plans.make_plans(game_type, 4, 5, ctx.seeds(5)):
+            seated = plans.seat(tables, plan)
+            plans.fast_forward(tables, seated, len(plan.steps) // 2)
+            rec = ctx.client.hget(game_key(seated.id), "rec") or b""
+            found.append(len(rec))
+            if len(rec) > len(biggest):
+                biggest = rec
+        sizes[game_type] = {"median_bytes": sorted(found)[len(found) // 2], "max_bytes": max(found)}
+    blob_file = ctx.scratch / "record.json"
+    blob_file.write_bytes(biggest)
+    sizes["floor_blob_bytes"] = len(biggest)
+    sizes["floor_blob_file"] = str(blob_file)
+    return sizes
+
+
+# --- HTTP loads ---------------------------------------------------------------------------------
+
+
+def floor(ctx: Context, blob_file: str) -> dict[str, Any]:
+    server = ctx.start_server(FLOOR_APP, BENCH_BLOB_FILE=blob_file)
+    try:
+        blob = Path(blob_file).read_bytes()
+        pipe = ctx.client.pipeline(transaction=False)
+        for index in range(FLOOR_KEYS):
+            pipe.set(f"bench:floor:k{index}", blob)
+        pipe.execute()
+        pool = [
+            loadgen.request_bytes("POST", f"/floor/k{index}", server.port)
+            for index in range(FLOOR_KEYS)
+        ]
+        result = ctx.load("floor", server, pool=pool)
+    finally:
+        server.stop()
+        ctx.client.delete(*[f"bench:floor:k{index}" for index in range(FLOOR_KEYS)])
+    ctx.log(_line(result))
+    return result.to_dict()
+
+
+def action(ctx: Context, server: servers.Server, game_type: str) -> dict[str, Any]:
+    count = ctx.mode.action_games
+    game_plans = plans.make_plans(game_type, 4, count, ctx.seeds(count))
+    games = plans.seat_all(ctx.redis_url, game_plans)
+    result = ctx.load(
+        f"action {game_type}", server, streams=plans.action_streams(games, server.port)
+    )
+    ctx.log(_line(result))
+    data = result.to_dict()
+    data["game_type"] = game_type
+    data["players"] = 4
+    data["actions_per_game"] = sum(len(p.steps) for p in game_plans) / count
+    return data
+
+
+def view(ctx: Context, server: servers.Server, game_type: str) -> dict[str, Any]:
+    """Views of random seats of many games, each at a random point of its game."""
+    count = ctx.mode.view_games
+    game_plans = plans.make_plans(game_type, 4, count, ctx.seeds(count))
+    games = plans.seat_all(ctx.redis_url, game_plans)
+    tables = plans.tables_for(ctx.redis_url)
+    rng = random.Random(7)
+    for game in games:
+        steps = len(game.plan.steps)
+        plans.fast_forward(tables, game, rng.randint(steps // 10, steps * 9 // 10))
+    result = ctx.load(f"view {game_type}", server, pool=plans.view_pool(games, server.port))
+    ctx.log(_line(result))
+    data = result.to_dict()
+    data["game_type"] = game_type
+    data["games"] = count
+    return data
+
+
+# --- storage --------------------------------------------------------------------------------
+
+
+def game_bytes(client: redis.Redis, game_id: str) -> dict[str, int]:
+    """MEMORY USAGE (every element sampled) of each key of one game."""
+    idem = list(client.scan_iter(match=f"{game_key(game_id)}:idem:*", count=1000))
+    parts = {
+        "hash": client.memory_usage(game_key(game_id), samples=0) or 0,
+        "events": client.memory_usage(events_key(game_id), samples=0) or 0,
+        "idempotency": sum(client.memory_usage(key, samples=0) or 0 for key in idem),
+    }
+    parts["total"] = sum(parts.values())
+    parts["rec_json"] = len(client.hget(game_key(game_id), "rec") or b"")
+    parts["events_count"] = client.xlen(events_key(game_id))
+    return parts
+
+
+def layouts(client: redis.Redis, game_id: str, log: list[Any] | None = None) -> dict[str, int]:
+    """What one game's keys would take in other layouts (bytes, MEMORY USAGE), built in
+    scratch keys from its real events and record: the expected saving of each change."""
+    entries = client.xrange(events_key(game_id))
+    events = [json.loads(fields[b"e"]) for _, fields in entries]
+    data = client.hgetall(game_key(game_id))
+    scratch = "bench:scratch"
+    client.delete(*[f"{scratch}:{n}" for n in range(8)])
+    out: dict[str, int] = {
+        "now: hash": client.memory_usage(game_key(game_id), samples=0) or 0,
+        "now: events stream": client.memory_usage(events_key(game_id), samples=0) or 0,
+        "events JSON bytes (payload only)": sum(len(fields[b"e"]) for _, fields in entries),
+    }
+    by_version: dict[int, list[dict[str, Any]]] = {}
+    for event in events:
+        by_version.setdefault(event["version"], []).append(event)
+
+    def compact(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":")).encode()
+
+    # one stream entry per commit (a JSON array), instead of one per event
+    for index, (_version, group) in enumerate(sorted(by_version.items())):
+        client.xadd(f"{scratch}:0", {"e": compact(group)}, id=f"{index + 1}-0")
+        client.xadd(f"{scratch}:1", {"e": zlib.compress(compact(group))}, id=f"{index + 1}-0")
+    out["events: stream, one entry per commit"] = client.memory_usage(f"{scratch}:0", samples=0)
+    out["events: stream, one zlib entry per commit"] = client.memory_usage(
+        f"{scratch}:1", samples=0
+    )
+    # per event, without what the entry id already says (seq) or the commit repeats (version)
+    for event in events:
+        slim = {k: v for k, v in event.items() if k not in ("seq", "version")}
+        client.xadd(f"{scratch}:2", {"e": compact(slim)}, id=f"{event['seq']}-0")
+    out["events: stream, no seq/version fields"] = client.memory_usage(f"{scratch}:2", samples=0)
+    # a stream whose nodes are preallocated smaller (Redis setting stream-node-max-bytes)
+    node_bytes = client.config_get("stream-node-max-bytes")["stream-node-max-bytes"]
+    client.config_set("stream-node-max-bytes", 1024)
+    try:
+        for _, fields in entries:
+            client.xadd(f"{scratch}:7", {"e": fields[b"e"]})
+        out["events: stream, stream-node-max-bytes 1024"] = client.memory_usage(
+            f"{scratch}:7", samples=0
+        )
+    finally:
+        client.config_set("stream-node-max-bytes", node_bytes)
+    # a list instead of a stream (no XREAD BLOCK then: long-polls need another wake-up)
+    client.rpush(f"{scratch}:2l", *[fields[b"e"] for _, fields in entries])
+    out["events: list, one element per event"] = client.memory_usage(f"{scratch}:2l", samples=0)
+    client.rpush(
+        f"{scratch}:3l",
+        *[zlib.compress(compact(group)) for _, group in sorted(by_version.items())],
+    )
+    out["events: list, one zlib element per commit"] = client.memory_usage(
+        f"{scratch}:3l", samples=0
+    )
+    client.delete(f"{scratch}:2l", f"{scratch}:3l")
+    if log:
+        # The action log alone (events re-derived by replaying the engine from the seed)
+        client.rpush(f"{scratch}:4l", *[compact(step) for step in log])
+        out["action log: list, one [seat, action] per action"] = client.memory_usage(
+            f"{scratch}:4l", samples=0
+        )
+        client.set(f"{scratch}:5l", zlib.compress(compact(log)))
+        out["action log: one zlib string"] = client.memory_usage(f"{scratch}:5l", samples=0)
+        client.delete(f"{scratch}:4l", f"{scratch}:5l")
+    # every event of the game as one zlib-compressed string (a lower bound)
+    client.set(f"{scratch}:3", zlib.compress(compact(events)))
+    out["events: all in one zlib string"] = client.memory_usage(f"{scratch}:3", samples=0)
+    # the record as its own string key, the rest of the hash small enough for a listpack
+    client.set(f"{scratch}:4", data[b"rec"])
+    small = {key: value for key, value in data.items() if key != b"rec"}
+    client.hset(f"{scratch}:5", mapping=small)  # type: ignore[arg-type]
+    out["record: rec as a string key + small hash"] = (
+        client.memory_usage(f"{scratch}:4", samples=0) or 0
+    ) + (client.memory_usage(f"{scratch}:5", samples=0) or 0)
+    client.set(f"{scratch}:6", zlib.compress(data[b"rec"]))
+    out["record: rec zlib-compressed string"] = client.memory_usage(f"{scratch}:6", samples=0)
+    client.delete(*[f"{scratch}:{n}" for n in range(8)])
+    return {key: int(value or 0) for key, value in out.items()}
+
+
+def _median(rows: list[dict[str, int]]) -> dict[str, float]:
+    """The game of median total size (its parts stay consistent with each other)."""
+    return dict(sorted(rows, key=lambda row: row["total"])[len(rows) // 2])
+
+
+def storage(ctx: Context) -> dict[str, Any]:
+    """Bytes per game halfway through ("active") and at the end ("finished")."""
+    tables = plans.tables_for(ctx.redis_url)
+    seeds = ctx.mode.storage_seeds
+    rows: list[dict[str, Any]] = []
+    alternatives: dict[str, dict[str, int]] = {}
+    for game_type in GAME_TYPES:
+        for players in PLAYER_COUNTS[game_type]:
+            active, finished = [], []
+            game_plans = plans.make_plans(game_type, players, seeds, ctx.seeds(seeds))
+            for plan in game_plans:
+                seated = plans.seat(tables, plan)
+                plans.fast_forward(tables, seated, len(plan.steps) // 2)
+                active.append(game_bytes(ctx.client, seated.id))
+                if players == 4 and game_type not in alternatives:
+                    alternatives[game_type] = layouts(
+                        ctx.client, seated.id, [list(step) for step in plan.steps[: seated.done]]
+                    )
+                plans.fast_forward(tables, seated, len(plan.steps) - seated.done)
+                finished.append(game_bytes(ctx.client, seated.id))
+            rows.append(
+                {
+                    "game_type": game_type,
+                    "players": players,
+                    "actions_per_game": sum(len(p.steps) for p in game_plans) / seeds,
+                    "active": _median(active),
+                    "finished": _median(finished),
+                }
+            )
+            ctx.log(
+                f"storage {game_type} {players}p: active {rows[-1]['active']['total']:,.0f} B,"
+                f" finished {rows[-1]['finished']['total']:,.0f} B"
+            )
+    # Idempotency-Key: each accepted action with a key stores its whole answer for a day.
+    idem: dict[str, Any] = {}
+    for game_type in GAME_TYPES:
+        plan = plans.make_plan(game_type, 4, ctx.seeds(1))
+        seated = plans.seat(tables, plan)
+        sample = min(20, len(plan.steps))
+        for index, (seat_no, action_body) in enumerate(plan.steps[:sample]):
+            tables.act(seated.id, seated.tokens[seat_no], action_body, None, f"bench-{index}")
+        per_action = game_bytes(ctx.client, seated.id)["idempotency"] / sample
+        idem[game_type] = {
+            "bytes_per_keyed_action": per_action,
+            "whole_game_keyed_bytes": per_action * len(plan.steps),
+        }
+    index_bytes = (ctx.client.memory_usage(INDEX_KEY, samples=0) or 0) / max(
+        1, ctx.client.zcard(INDEX_KEY)
+    )
+    return {
+        "games": rows,
+        "idempotency": idem,
+        "index_bytes_per_game": index_bytes,
+        "layouts_active_4p": alternatives,
+    }
+
+
+# --- growth ----------------------------------------------------------------------------------
+
+
+def _wait_aof_rewrite(client: redis.Redis) -> None:
+    with contextlib.suppress(redis.ResponseError):  # one is already running
+        client.bgrewriteaof()
+    while True:
+        info = client.info("persistence")
+        if not info.get("aof_rewrite_in_progress") and not info.get("aof_rewrite_scheduled"):
+            return
+        time.sleep(0.2)
+
+
+def fill(ctx: Context, total: int) -> dict[str, Any]:
+    """Bring Redis to ``total`` stored games: copies (DUMP/RESTORE) of real games, half of
+    them halfway through, half finished, each with its events, TTL and index entry."""
+    tables = plans.tables_for(ctx.redis_url)
+    templates = []
+    for game_type in GAME_TYPES:
+        for plan in plans.make_plans(game_type, 4, 8, ctx.seeds(8)):
+            seated = plans.seat(tables, plan)
+            steps = len(plan.steps) if len(templates) % 2 else len(plan.steps) // 2
+            plans.fast_forward(tables, seated, steps)
+            templates.append(
+                (
+                    ctx.client.dump(game_key(seated.id)),
+                    ctx.client.dump(events_key(seated.id)),
+                )
+            )
+    ttl_ms = tables.store.ttl_seconds * 1000
+    missing = total - ctx.client.zcard(INDEX_KEY)
+    started = time.perf_counter()
+    batch = 500
+    made = 0
+    while made < missing:
+        pipe = ctx.client.pipeline(transaction=False)
+        ids = {}
+        for _ in range(min(batch, missing - made)):
+            game_id = secrets.token_urlsafe(9)
+            record, events = templates[made % len(templates)]
+            pipe.restore(game_key(game_id), ttl_ms, record, replace=True)
+            pipe.restore(events_key(game_id), ttl_ms, events, replace=True)
+            ids[game_id] = time.time()
+            made += 1
+        pipe.zadd(INDEX_KEY, ids)
+        pipe.execute()
+    filled = time.perf_counter() - started
+    _wait_aof_rewrite(ctx.client)
+    info = ctx.client.info("memory")
+    return {
+        "games": ctx.client.zcard(INDEX_KEY),
+        "keys": ctx.client.dbsize(),
+        "used_memory_bytes": info["used_memory"],
+        "fill_seconds": filled,
+        "aof_rewrite_seconds": time.perf_counter() - started - filled,
+    }
+
+
+def growth(ctx: Context, server: servers.Server) -> dict[str, Any]:
+    """Action throughput of the same games with 100 games stored, then with many."""
+    mode = ctx.mode
+    ctx.client.flushall()
+    _wait_aof_rewrite(ctx.client)
+    game_plans = plans.make_plans("mr-toast", 4, mode.growth_games, ctx.seeds(mode.growth_games))
+    out: dict[str, Any] = {"game_type": "mr-toast", "players": 4}
+    for label, stored in (("small", mode.growth_games), ("large", mode.growth_stored)):
+        filled = fill(ctx, stored - mode.growth_games) if label == "large" else {}
+        games = plans.seat_all(ctx.redis_url, game_plans)
+        stored_now = ctx.client.zcard(INDEX_KEY)
+        streams = plans.action_streams(games, server.port)
+        result = ctx.load(f"action @ {stored_now:,} games", server, streams=streams)
+        ctx.log(_line(result))
+        out[label] = {"stored_games": stored_now, **result.to_dict(), "fill": filled}
+    out["ratio"] = out["large"]["rps"] / out["small"]["rps"]
+    return out
+
+
+def _line(result: loadgen.LoadResult) -> str:
+    cpu = result.cpu
+    return (
+        f"{result.name}: {result.rps:,.0f} rps, p50 {result.p50_ms:.1f} ms, p99"
+        f" {result.p99_ms:.1f} ms ({result.requests} in {result.window_s:.1f} s; cpu client"
+        f" {cpu.get('client', 0):.0%} server {cpu.get('server', 0):.0%} redis"
+        f" {cpu.get('redis', 0):.0%} other {cpu.get('other', 0):.0%}; statuses {result.statuses})"
+    )
