@@ -240,6 +240,7 @@ def targets(results: dict[str, Any], mode: scenarios.Mode) -> list[dict[str, Any
         0.9,
         True,
         "x",
+        growth.get("ratio_by_server_cpu") if growth else None,
     )
     return rows
 
@@ -287,7 +288,7 @@ def render(report: dict[str, Any]) -> str:
     for game_type, data in results.get("action", {}).items():
         loads.append((f"action {game_type} 4p", data))
     if "growth" in results:
-        for label in ("small", "large"):
+        for label in ("small", "large", "small_again"):
             data = results["growth"][label]
             loads.append((f"action mr-toast @ {data['stored_games']:,} games", data))
     noisy = False
@@ -427,7 +428,8 @@ def render(report: dict[str, Any]) -> str:
             f"growth: {fill['games']:,} stored games ({fill['keys']:,} keys,"
             f" {fill['used_memory_bytes'] / 2**20:,.0f} MiB) filled in"
             f" {fill['fill_seconds']:.1f} s by DUMP/RESTORE of real games, AOF rewritten"
-            " before measuring."
+            " before measuring; the ratio compares the large run with the mean of the two"
+            " small runs around it (removed again before the second)."
         )
         out.append("")
     if results.get("server_log_unusual"):

@@ -260,6 +260,11 @@ def _worker(
                 conn.sock.close()
                 sel.register(conn.connect(), selectors.EVENT_READ, conn)
             if not send(conn):
+                # Out of work: close, or the server's keep-alive timeout would later look
+                # like an answer on this socket.
+                sel.unregister(conn.sock)
+                conn.sock.close()
+                conn.sock = None
                 active -= 1
     cpu_end = sum(os.times()[:2])
     for conn in conns:
