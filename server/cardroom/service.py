@@ -204,10 +204,11 @@ class Tables:
             "updated_at": record.updated_at,
         }
 
-    def view(self, game_id: str, token: str | None) -> tuple[GameRecord, int | None, dict]:
+    def open(self, game_id: str, token: str | None) -> tuple[GameRecord, int | None]:
+        """The game as ``token``'s seat sees it (``None``: a spectator), deadlines settled."""
         record = self._fresh(game_id)
         seat = self._authenticate(record, token) if token is not None else None
-        return record, seat, self.shape_view(record, seat)
+        return record, seat
 
     def shape_view(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
         game = get_game(record.game_type)

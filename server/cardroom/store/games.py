@@ -160,11 +160,13 @@ class GameStore:
 
     def load(self, game_id: str, idempotency: str | None = None) -> Loaded:
         """The game (and a stored response for ``idempotency``, a full key) in one round trip."""
-        pipe = self.client.pipeline(transaction=False)
-        pipe.hgetall(game_key(game_id))
         if idempotency:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.hgetall(game_key(game_id))
             pipe.get(idempotency)
-        results = pipe.execute()
+            results = pipe.execute()
+        else:
+            results = [self.client.hgetall(game_key(game_id))]
         if not results[0]:
             raise Gone(game_id)
         record = GameRecord.from_hash(game_id, results[0])
