@@ -1,0 +1,89 @@
+"""cardroom-sdk: the Python client of the cardroom game server.
+
+::
+
+    from cardroom_sdk import Client, GreedyBot
+
+    client = Client("http://127.0.0.1:8000")
+    game = client.create_game("mr-toast", 4, bots={1: "greedy", 2: "greedy", 3: "random"})
+    seat = client.join(game.id, "me")
+    final = seat.play(GreedyBot())
+    print(final.winners)
+"""
+
+from __future__ import annotations
+
+from cardroom_sdk._version import __version__
+from cardroom_sdk.bot import Bot, FunctionBot, GreedyBot, RandomBot, load_bot, run_bot
+from cardroom_sdk.client import MAX_WAIT, Client, Seat
+from cardroom_sdk.errors import (
+    Busy,
+    CardroomError,
+    Conflict,
+    GameFinished,
+    GameFull,
+    GameNotStarted,
+    IllegalAction,
+    InvalidRequest,
+    NotFound,
+    NotYourTurn,
+    RateLimited,
+    SeatTaken,
+    ServerError,
+    ServerUnavailable,
+    StaleVersion,
+    Unauthorized,
+)
+from cardroom_sdk.models import (
+    ActionResult,
+    Event,
+    EventBatch,
+    GameList,
+    GameOption,
+    GameSummary,
+    GameType,
+    Health,
+    Joined,
+    SeatInfo,
+    View,
+)
+
+__all__ = [
+    "MAX_WAIT",
+    "ActionResult",
+    "Bot",
+    "Busy",
+    "CardroomError",
+    "Client",
+    "Conflict",
+    "Event",
+    "EventBatch",
+    "FunctionBot",
+    "GameFinished",
+    "GameFull",
+    "GameList",
+    "GameNotStarted",
+    "GameOption",
+    "GameSummary",
+    "GameType",
+    "GreedyBot",
+    "Health",
+    "IllegalAction",
+    "InvalidRequest",
+    "Joined",
+    "NotFound",
+    "NotYourTurn",
+    "RandomBot",
+    "RateLimited",
+    "Seat",
+    "SeatInfo",
+    "SeatTaken",
+    "ServerError",
+    "ServerUnavailable",
+    "StaleVersion",
+    "Unauthorized",
+    "View",
+    "__version__",
+    "load_bot",
+    "run_bot",
+]

@@ -1,0 +1,155 @@
+"""Bots: subclass :class:`Bot`, implement ``choose(view) -> action``, and run it."""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cardroom_sdk.models import View
+
+if TYPE_CHECKING:
+    from cardroom_sdk.client import Client
+    from cardroom_sdk.models import GameSummary
+
+__all__ = ["Bot", "FunctionBot", "GreedyBot", "RandomBot", "load_bot", "run_bot"]
+
+Action = dict[str, Any]
+
+
+class Bot:
+    """A policy for one seat. Subclass it and implement :meth:`choose`.
+
+    ``choose`` gets the seat's :class:`View` when the seat may act and returns one action,
+    normally one of ``view.legal_actions`` (posted exactly as listed). ``view.hand`` is the
+    seat's cards, ``view.public`` the public state. The optional hooks ``game_started`` and
+    ``game_over`` are called with the first and the final view.
+    """
+
+    name = "bot"
+
+    def choose(self, view: View) -> Action:
+        raise NotImplementedError(f"{type(self).__name__} must implement choose(view)")
+
+    def game_started(self, view: View) -> None:
+        """Called once, with the first view in which the seat may act (or the game ended)."""
+
+    def game_over(self, view: View) -> None:
+        """Called once, with the final view."""
+
+
+class FunctionBot(Bot):
+    """A bot made of a plain function ``choose(view) -> action``."""
+
+    def __init__(self, choose: Callable[[View], Action], name: str | None = None):
+        self._choose = choose
+        self.name = name or getattr(choose, "__name__", "function")
+
+    def choose(self, view: View) -> Action:
+        return self._choose(view)
+
+
+class RandomBot(Bot):
+    """Any legal action, uniformly at random (``seed`` makes it repeatable)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str | None = None):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Action:
+        if not view.legal_actions:
+            raise ValueError("no legal action to choose from")
+        return self.rng.choice(view.legal_actions)
+
+
+# Generic preferences for any game: score and play first, pass and end last.
+_RANKS = {
+    "score": 4,
+    "clear_red": 4,
+    "play": 4,
+    "give_red": 3,
+    "play_blue": 2,
+    "no_way": 1,
+    "allow": 0,
+    "draw": 0,
+    "pass": -1,
+    "end_turn": -2,
+}
+
+
+def _cards_in(value: Any, ids: set[str]) -> int:
+    """How many of the seat's cards an action uses (card ids anywhere in it)."""
+    if isinstance(value, str):
+        return int(value in ids)
+    if isinstance(value, dict):
+        return sum(_cards_in(item, ids) for item in value.values())
+    if isinstance(value, list):
+        return sum(_cards_in(item, ids) for item in value)
+    return 0
+
+
+class GreedyBot(Bot):
+    """A tiny game-agnostic heuristic: prefer scoring and playing to passing and ending,
+    and among those the action that uses the most cards; ties are broken at random."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | str | None = None):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Action:
+        if not view.legal_actions:
+            raise ValueError("no legal action to choose from")
+        ids = {str(card.get("id")) for card in view.hand} | {
+            str(card.get("code")) for card in view.hand
+        }
+
+        def worth(action: Action) -> tuple[int, int, float]:
+            rank = _RANKS.get(str(action.get("type")), 1)
+            return rank, _cards_in(action, ids), self.rng.random()
+
+        return max(view.legal_actions, key=worth)
+
+
+def load_bot(spec: str) -> Bot:
+    """``random``, ``greedy`` or ``package.module:Name`` (a Bot subclass, a factory or a
+    ``choose(view)`` function)."""
+    if spec == "random":
+        return RandomBot()
+    if spec == "greedy":
+        return GreedyBot()
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute:
+        raise ValueError(f"unknown policy {spec!r}: use random, greedy or package.module:Class")
+    target: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        target = getattr(target, part)
+    if isinstance(target, Bot):
+        return target
+    if isinstance(target, type):
+        made = target()
+        if not callable(getattr(made, "choose", None)):
+            raise TypeError(f"{spec} has no choose(view) method")
+        return made if isinstance(made, Bot) else FunctionBot(made.choose, target.__name__)
+    if callable(target):
+        return FunctionBot(target)
+    raise TypeError(f"{spec} is not a bot class or a function")
+
+
+def run_bot(
+    client: Client,
+    game_id: str,
+    bot: Bot,
+    name: str = "bot",
+    seat: int | None = None,
+    token: str | None = None,
+    *,
+    timeout: float | None = None,
+) -> GameSummary:
+    """Join ``game_id`` as ``name`` (or use the seat of ``token``), play it to the end with
+    ``bot`` and return the final summary."""
+    handle = client.seat(game_id, seat, token) if token else client.join(game_id, name, seat)
+    handle.play(bot, timeout=timeout)
+    return client.game(game_id)

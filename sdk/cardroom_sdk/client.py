@@ -1,0 +1,532 @@
+"""The HTTP client: one ``requests.Session``, typed results, typed errors, safe retries."""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+import requests
+from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
+
+from cardroom_sdk._version import __version__
+from cardroom_sdk.errors import (
+    Busy,
+    GameFinished,
+    NotYourTurn,
+    ServerUnavailable,
+    StaleVersion,
+    error_from_response,
+)
+from cardroom_sdk.models import (
+    ActionResult,
+    EventBatch,
+    GameList,
+    GameSummary,
+    GameType,
+    Health,
+    Joined,
+    View,
+)
+
+if TYPE_CHECKING:
+    from cardroom_sdk.bot import Bot
+
+__all__ = ["MAX_WAIT", "Client", "Seat"]
+
+log = logging.getLogger("cardroom_sdk")
+
+MAX_WAIT = 30.0
+"""The longest long-poll the server holds (``wait`` ≤ 30 seconds)."""
+
+RETRY_STATUSES = frozenset({502, 503, 504})
+# No (complete) answer: the connection failed, timed out, or broke off mid-response.
+_TRANSPORT_ERRORS = (
+    requests.ConnectionError,
+    requests.Timeout,
+    requests.exceptions.ChunkedEncodingError,
+)
+_ALWAYS = "always"  # safe to repeat: reads, and actions (they carry an Idempotency-Key)
+_UNSENT = "unsent"  # not idempotent: repeat only if the request cannot have been received
+# Waiting for a timed window to close: the floor keeps a skewed clock from spinning.
+_DEADLINE_SLACK = 0.05
+_DEADLINE_FLOOR = 0.5
+
+
+def _never_sent(error: requests.RequestException) -> bool:
+    """True if the request certainly did not reach the server (the connection failed)."""
+    if isinstance(error, requests.ConnectTimeout):
+        return True
+    seen: set[int] = set()
+    stack: list[Any] = [error]
+    while stack:
+        item = stack.pop()
+        if item is None or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, NewConnectionError | ConnectTimeoutError):
+            return True
+        stack.extend([getattr(item, "reason", None), item.__cause__, item.__context__])
+        stack.extend(arg for arg in getattr(item, "args", ()) if isinstance(arg, BaseException))
+    return False
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    """Retry-After in seconds (delta-seconds or an HTTP date), None if absent or unreadable."""
+    value = response.headers.get("Retry-After")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _json(response: requests.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def _quote_etag(etag: str) -> str:
+    etag = etag.strip()
+    return etag if etag.startswith(('"', "W/")) or etag == "*" else f'"{etag}"'
+
+
+def _bots(bots: Mapping[int, str] | Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+    """``{1: "greedy"}`` or ``[{"seat": 1, "policy": "greedy"}]`` → the request's list."""
+    if bots is None:
+        return []
+    if isinstance(bots, Mapping):
+        return [{"seat": int(seat), "policy": policy} for seat, policy in bots.items()]
+    return [dict(bot) for bot in bots]
+
+
+class Client:
+    """A cardroom server: every endpoint, with typed results and typed errors.
+
+    ``timeout`` is the seconds to wait for the server (connect and read; a long-poll adds its
+    ``wait``). Reads and actions are retried ``retries`` times on connection errors,
+    timeouts and 502/503/504, after ``backoff * 2**n`` seconds (at least the server's
+    Retry-After). Every action carries an ``Idempotency-Key``, so a retried action is
+    applied at most once. Creating and joining are retried only when the request cannot
+    have reached the server (the connection failed) or the server said it applied nothing
+    (409 ``busy``).
+
+    A ``Client`` holds one ``requests.Session`` (pass your own as ``session``); use one
+    client per thread. It is a context manager that closes its session.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        timeout: float = 10.0,
+        retries: int = 3,
+        backoff: float = 0.2,
+        session: requests.Session | None = None,
+        *,
+        max_backoff: float = 30.0,
+        user_agent: str | None = None,
+    ):
+        if not base_url.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https://, not {base_url!r}")
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.retries = max(0, int(retries))
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.user_agent = user_agent or f"cardroom-sdk/{__version__}"
+        self._own_session = session is None
+        self.session = session if session is not None else requests.Session()
+        self._sleep: Callable[[float], None] = time.sleep
+
+    def __repr__(self) -> str:
+        return f"Client({self.base_url!r})"
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the session (only if the client created it)."""
+        if self._own_session:
+            self.session.close()
+
+    # --- endpoints ----------------------------------------------------------------------
+
+    def health(self) -> Health:
+        """``GET /healthz``: ``.ok`` is False (not an exception) when the server says 503."""
+        response = self._request("GET", "/healthz", expect=(200, 503))
+        body = _json(response)
+        if response.status_code == 503 and not isinstance(body, dict):
+            raise error_from_response(503, body, response.text, _retry_after(response))
+        return Health.from_json(body if isinstance(body, dict) else {})
+
+    def game_types(self) -> list[GameType]:
+        """The games this server hosts: player counts, options with defaults, bot policies."""
+        body = self._get_json("/v1/game-types")
+        return [GameType.from_json(item) for item in body.get("game_types", [])]
+
+    def create_game(
+        self,
+        game_type: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        bots: Mapping[int, str] | Iterable[Mapping[str, Any]] | None = None,
+    ) -> GameSummary:
+        """Create a game. ``bots`` are seats the server plays: ``{1: "greedy", 2: "random"}``
+        or ``[{"seat": 1, "policy": "greedy"}]``. Not retried once the request may have
+        reached the server (it would create a second game)."""
+        body: dict[str, Any] = {"game_type": game_type, "players": players}
+        if options:
+            body["options"] = dict(options)
+        if seed is not None:
+            body["seed"] = seed
+        bot_seats = _bots(bots)
+        if bot_seats:
+            body["bots"] = bot_seats
+        response = self._request("POST", "/v1/games", json_body=body, retry=_UNSENT, expect=(201,))
+        return GameSummary.from_json(_json(response) or {})
+
+    def list_games(
+        self,
+        game_type: str | None = None,
+        status: str | None = None,
+        limit: int = 20,
+        cursor: str | None = None,
+    ) -> GameList:
+        """One page of games, newest first. A page may be short while ``next_cursor`` is set."""
+        params = {"game_type": game_type, "status": status, "limit": limit, "cursor": cursor}
+        return GameList.from_json(self._get_json("/v1/games", params=params))
+
+    def iter_games(
+        self, game_type: str | None = None, status: str | None = None, page_size: int = 100
+    ) -> Iterator[GameSummary]:
+        """Every game matching the filters, page after page."""
+        cursor: str | None = None
+        while True:
+            page = self.list_games(game_type, status, limit=page_size, cursor=cursor)
+            yield from page.games
+            if not page.next_cursor:
+                return
+            cursor = page.next_cursor
+
+    def game(self, game_id: str) -> GameSummary:
+        """A game's public summary: status, seats, scores, version, result."""
+        return GameSummary.from_json(self._get_json(self._game_path(game_id)))
+
+    def join(self, game_id: str, name: str, seat: int | None = None) -> Seat:
+        """Take a free seat (``seat``, or the lowest free one) and return its :class:`Seat`.
+
+        The seat's token is shown only once: keep ``seat.token`` if you need it later. Not
+        retried once the request may have reached the server (it could take two seats).
+        """
+        body: dict[str, Any] = {"name": name}
+        if seat is not None:
+            body["seat"] = seat
+        response = self._request(
+            "POST", self._game_path(game_id, "join"), json_body=body, retry=_UNSENT, expect=(201,)
+        )
+        joined = Joined.from_json(_json(response) or {}, game_id)
+        return Seat(self, joined.game_id, joined.seat, joined.token, name=name, joined=joined)
+
+    def seat(self, game_id: str, seat: int | None, token: str) -> Seat:
+        """A :class:`Seat` handle for a seat you joined before (``seat`` None: ask the
+        server which seat the token belongs to)."""
+        if seat is None:
+            found = self.view(game_id, token).seat
+            if found is None:
+                raise ValueError("the server did not say which seat this token holds")
+            seat = found
+        return Seat(self, game_id, seat, token)
+
+    def view(self, game_id: str, token: str | None = None) -> View:
+        """The seat's view (its hand, ``to_act``, ``legal_actions``…); no token: a spectator's."""
+        response = self._request("GET", self._game_path(game_id, "view"), token=token)
+        return View.from_json(_json(response) or {}, etag=response.headers.get("ETag"))
+
+    def act(
+        self,
+        game_id: str,
+        token: str,
+        action: Mapping[str, Any],
+        if_match: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> ActionResult:
+        """Submit one action as the token's seat (post one of ``view.legal_actions`` as is).
+
+        Every action carries an ``Idempotency-Key`` (a new UUID unless you give one); retries
+        reuse it, so the server applies the action at most once. ``if_match`` (a view's
+        ``etag``) makes the server refuse with :class:`StaleVersion` if the game changed.
+        """
+        key = idempotency_key or str(uuid.uuid4())
+        headers = {"Idempotency-Key": key}
+        if if_match:
+            headers["If-Match"] = _quote_etag(if_match)
+        response = self._request(
+            "POST",
+            self._game_path(game_id, "actions"),
+            json_body=dict(action),
+            token=token,
+            headers=headers,
+        )
+        replayed = response.headers.get("Idempotent-Replayed", "").lower() == "true"
+        return ActionResult.from_json(_json(response) or {}, replayed=replayed, idempotency_key=key)
+
+    def events(
+        self,
+        game_id: str,
+        token: str | None = None,
+        after: int = 0,
+        wait: float = 0,
+        limit: int | None = None,
+    ) -> EventBatch:
+        """Events with ``seq`` > ``after``, as this seat (or a spectator) may see them.
+
+        With ``wait`` > 0 (at most 30 s) the server holds the request until an event arrives.
+        """
+        wait = min(max(0.0, float(wait)), MAX_WAIT)
+        params: dict[str, Any] = {"after": max(0, int(after))}
+        if wait:
+            params["wait"] = round(wait, 3)
+        if limit is not None:
+            params["limit"] = limit
+        response = self._request(
+            "GET",
+            self._game_path(game_id, "events"),
+            params=params,
+            token=token,
+            read_timeout=self.timeout + wait,
+        )
+        return EventBatch.from_json(_json(response) or {})
+
+    # --- plumbing -----------------------------------------------------------------------
+
+    def _game_path(self, game_id: str, *rest: str) -> str:
+        return "/".join(["/v1/games", quote(str(game_id), safe=""), *rest])
+
+    def _get_json(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        body = _json(self._request("GET", path, params=params))
+        return body if isinstance(body, dict) else {}
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json_body: Any = None,
+        token: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        retry: str = _ALWAYS,
+        expect: tuple[int, ...] = (200,),
+        read_timeout: float | None = None,
+    ) -> requests.Response:
+        """Send a request, retrying what is safe to retry; raise a CardroomError otherwise."""
+        all_headers = {"Accept": "application/json, application/problem+json"}
+        all_headers["User-Agent"] = self.user_agent
+        if token is not None:
+            all_headers["Authorization"] = f"Bearer {token}"
+        all_headers.update(headers or {})
+        query = {key: value for key, value in (params or {}).items() if value is not None}
+        timeout = (self.timeout, read_timeout if read_timeout is not None else self.timeout)
+        url = self.base_url + path
+        attempt = 0
+        while True:
+            try:
+                response = self.session.request(
+                    method,
+                    url,
+                    params=query or None,
+                    json=json_body,
+                    headers=all_headers,
+                    timeout=timeout,
+                )
+            except _TRANSPORT_ERRORS as error:
+                safe = retry == _ALWAYS or _never_sent(error)
+                if not safe or attempt >= self.retries:
+                    raise ServerUnavailable(
+                        f"{method} {path}: no answer from {self.base_url} "
+                        f"after {attempt + 1} attempt(s): {error}"
+                        + ("" if safe else " (not retried: the server may have received it)")
+                    ) from error
+                delay = self._delay(attempt)
+                log.warning("%s %s failed (%s); retrying in %.2fs", method, path, error, delay)
+            else:
+                status = response.status_code
+                if status in expect:
+                    return response
+                wait_hint = _retry_after(response)
+                body = _json(response)
+                error_ = error_from_response(status, body, response.text, wait_hint)
+                retryable = isinstance(error_, Busy) or (
+                    retry == _ALWAYS and status in RETRY_STATUSES
+                )
+                too_long = wait_hint is not None and wait_hint > self.max_backoff
+                if not retryable or too_long or attempt >= self.retries:
+                    raise error_
+                delay = max(self._delay(attempt), wait_hint or 0.0)
+                log.warning("%s %s: %s; retrying in %.2fs", method, path, error_, delay)
+            self._sleep(delay)
+            attempt += 1
+
+    def _delay(self, attempt: int) -> float:
+        """Exponential backoff: ``backoff * 2**n`` seconds, at most ``max_backoff``."""
+        return min(self.backoff * (2**attempt), self.max_backoff)
+
+
+class Seat:
+    """One seat of one game: its game id, seat number and token, and what it can do.
+
+    Returned by :meth:`Client.join` or :meth:`Client.seat`. Keeps the last event ``seq`` it
+    has seen (``last_seq``), so :meth:`wait_for_turn` long-polls from where it left off.
+    """
+
+    def __init__(
+        self,
+        client: Client,
+        game_id: str,
+        seat: int,
+        token: str,
+        *,
+        name: str | None = None,
+        joined: Joined | None = None,
+    ):
+        self.client = client
+        self.game_id = game_id
+        self.seat = seat
+        self.token = token
+        self.name = name
+        self.joined = joined
+        self.last_seq = 0
+        self._synced = False
+        self._acted_version: int | None = None
+
+    def __repr__(self) -> str:
+        return f"Seat(game_id={self.game_id!r}, seat={self.seat})"
+
+    def summary(self) -> GameSummary:
+        return self.client.game(self.game_id)
+
+    def view(self) -> View:
+        return self.client.view(self.game_id, self.token)
+
+    def act(
+        self,
+        action: Mapping[str, Any],
+        if_match: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> ActionResult:
+        result = self.client.act(self.game_id, self.token, action, if_match, idempotency_key)
+        self._acted_version = result.view.version if result.view else result.version
+        if result.events:
+            self.last_seq = max(self.last_seq, max(event.seq for event in result.events))
+        return result
+
+    def events(
+        self, after: int | None = None, wait: float = 0, limit: int | None = None
+    ) -> EventBatch:
+        """Events after ``after`` (default: the last ``seq`` this handle has seen)."""
+        batch = self.client.events(
+            self.game_id,
+            self.token,
+            self.last_seq if after is None else after,
+            wait,
+            limit,
+        )
+        self.last_seq = max(self.last_seq, batch.last_seq)
+        return batch
+
+    def wait_for_turn(self, timeout: float | None = None, *, again: bool = False) -> View:
+        """Block until this seat may act or the game is finished; return the fresh view.
+
+        Built on the events long-poll: fetch the view; if it is not this seat's turn, hold
+        ``GET …/events?after=<last seq>&wait=…`` until something happens, then fetch the
+        view again. No sleeping, no polling loop. With a timed reaction window the wait
+        ends at its ``deadline`` so the server can close it.
+
+        In a simultaneous phase (several seats in ``to_act``, e.g. a declaration that may be
+        changed until everyone has declared) a seat that has just acted waits for another
+        seat's move before its turn counts again; ``again=True`` returns at once instead.
+
+        Raises ``TimeoutError`` if ``timeout`` seconds pass first.
+        """
+        end = None if timeout is None else time.monotonic() + timeout
+        if not self._synced:
+            self._catch_up()
+        view = self.view()
+        while True:
+            if view.finished or (view.my_turn and (again or not self._answered(view))):
+                return view
+            wait = MAX_WAIT
+            if end is not None:
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(
+                        f"seat {self.seat} of game {self.game_id}: no turn within {timeout}s"
+                    )
+                wait = min(wait, remaining)
+            timed = False
+            if view.deadline is not None:
+                until = max(view.deadline - time.time() + _DEADLINE_SLACK, _DEADLINE_FLOOR)
+                if until < wait:
+                    wait, timed = until, True
+            before = self.last_seq
+            batch = self.events(wait=wait)
+            if batch.last_seq > before or timed:
+                view = self.view()
+
+    def play(self, bot: Bot, *, timeout: float | None = None) -> View:
+        """Play this seat with ``bot`` until the game is finished; return the final view.
+
+        ``timeout`` bounds each wait for a turn (None: wait as long as it takes).
+        """
+        view = self.wait_for_turn(timeout)
+        bot.game_started(view)
+        while not view.finished:
+            action = bot.choose(view)
+            log.info(
+                "game %s seat %d plays %s (version %d)",
+                self.game_id,
+                self.seat,
+                action,
+                view.version,
+            )
+            try:
+                self.act(action)
+            except (NotYourTurn, StaleVersion) as error:
+                # The moment passed (a window closed, a deadline expired): look again.
+                log.info(
+                    "game %s seat %d: refused, looking again: %s", self.game_id, self.seat, error
+                )
+            except GameFinished:
+                pass
+            view = self.wait_for_turn(timeout)
+        bot.game_over(view)
+        return view
+
+    def _catch_up(self) -> None:
+        """Move ``last_seq`` to the newest event, so long-polls wait for new ones only."""
+        while True:
+            before = self.last_seq
+            batch = self.events(limit=1000)
+            if batch.last_seq <= before:
+                break
+        self._synced = True
+
+    def _answered(self, view: View) -> bool:
+        """This seat acted last in a simultaneous phase that has not moved on since."""
+        return len(view.to_act) > 1 and view.version == self._acted_version

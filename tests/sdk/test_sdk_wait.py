@@ -1,0 +1,145 @@
+"""Seat.wait_for_turn: wakes on the long-poll within 100 ms, and does not poll in a loop."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+import requests
+
+from cardroom_sdk import Client, Seat, View
+
+
+class CountingSession(requests.Session):
+    """A requests session that records every request it sends."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[tuple[str, str, dict[str, Any]]] = []
+        self.long_poll = threading.Event()  # set when a request with wait > 0 is sent
+
+    def request(self, method: str, url: str, *args: Any, **kwargs: Any) -> requests.Response:
+        params = dict(kwargs.get("params") or {})
+        self.sent.append((method, url, params))
+        if float(params.get("wait", 0)) > 0:
+            self.long_poll.set()
+        return super().request(method, url, *args, **kwargs)
+
+
+def two_seats(live_server: str, game_type: str = "mr-toast", **options: Any) -> tuple:
+    main = Client(live_server)
+    game = main.create_game(game_type, 2, options={"first_seat": 0, **options})
+    session = CountingSession()
+    waiter_client = Client(live_server, session=session)
+    first = main.join(game.id, "first")  # seat 0, plays first
+    second = waiter_client.join(game.id, "second")
+    assert (first.seat, second.seat) == (0, 1)
+    return main, first, second, session
+
+
+def wait_in_thread(seat: Seat, **kwargs: Any) -> tuple[threading.Thread, dict[str, Any]]:
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            out["view"] = seat.wait_for_turn(**kwargs)
+        except BaseException as error:
+            out["error"] = error
+        out["returned"] = time.perf_counter()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, out
+
+
+def test_wait_for_turn_wakes_within_100ms_of_the_move(live_server: str) -> None:
+    _, first, second, session = two_seats(live_server)
+    latencies = []
+    for _ in range(3):
+        session.long_poll.clear()
+        thread, out = wait_in_thread(second, timeout=10)
+        assert session.long_poll.wait(5), "the waiter never long-polled"
+        time.sleep(0.05)  # let the long-poll reach the server and block there
+        assert "returned" not in out
+        first.act({"type": "end_turn"})  # seat 0 ends its turn: seat 1 is to act
+        answered = time.perf_counter()
+        thread.join(5)
+        assert "error" not in out, out.get("error")
+        view: View = out["view"]
+        assert view.my_turn and view.to_act == [1]
+        latencies.append(out["returned"] - answered)
+        second.act({"type": "end_turn"})  # and back to seat 0
+        assert first.view().my_turn
+    print(f"wait_for_turn latency after the move's response: {[round(x, 4) for x in latencies]}")
+    assert max(latencies) < 0.1, latencies
+
+
+def test_wait_for_turn_does_not_poll_while_nothing_happens(live_server: str) -> None:
+    _, _, second, session = two_seats(live_server)
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        second.wait_for_turn(timeout=2)
+    elapsed = time.monotonic() - started
+    assert 1.9 <= elapsed < 3.5, elapsed
+    during = [entry for entry in session.sent if "/join" not in entry[1]]
+    # catch-up (twice at most), one view, one long-poll of ~2 s: a handful, not dozens
+    assert len(during) <= 5, during
+    assert any(float(params.get("wait", 0)) >= 1.5 for _, _, params in during), during
+
+
+def test_wait_for_turn_wakes_when_the_game_starts(live_server: str) -> None:
+    main = Client(live_server)
+    game = main.create_game("mr-toast", 2, options={"first_seat": 0})
+    first = main.join(game.id, "first")
+    assert first.joined is not None and first.joined.status == "waiting"
+    thread, out = wait_in_thread(Seat(Client(live_server), game.id, 0, first.token), timeout=10)
+    time.sleep(0.2)
+    assert "returned" not in out
+    main.join(game.id, "second")  # no version change, only seat_taken and game_started
+    joined = time.perf_counter()
+    thread.join(5)
+    assert "error" not in out, out.get("error")
+    assert out["view"].status == "active" and out["view"].my_turn
+    assert out["returned"] - joined < 0.1
+
+
+def test_wait_for_turn_wakes_at_a_reaction_deadline(live_server: str) -> None:
+    # A small deck of Take a Break (blue) and green cards; No Way windows close after 0.5 s.
+    composition = [{"code": "TB", "count": 10}, {"code": "G1", "count": 10}]
+    deck = ["TB", "G1"] * 10  # stacked: seat 0 is dealt Take a Break cards
+    _, first, _, _ = two_seats(
+        live_server, composition=composition, deck=deck, reaction_deadline=0.5, auto_allow=False
+    )
+    view = first.view()
+    blue = next(action for action in view.legal_actions if action["type"] == "play_blue")
+    result = first.act(blue)
+    assert result.view is not None and result.view.to_act == [1]  # seat 1 may say No Way
+    assert result.view.deadline is not None
+    started = time.monotonic()
+    view = first.wait_for_turn(timeout=5)  # nobody answers: the window closes at the deadline
+    elapsed = time.monotonic() - started
+    assert view.my_turn and view.to_act == [0]
+    assert elapsed < 1.5, elapsed
+
+
+def test_simultaneous_phase_waits_for_the_others(live_server: str) -> None:
+    main = Client(live_server)
+    game = main.create_game("exact-plays", 2, options={"tiebreak": "random"})
+    first, second = main.join(game.id, "first"), main.join(game.id, "second")
+    view = first.wait_for_turn(timeout=5)
+    assert view.public["phase"] == "declare" and view.my_turn
+    first.act({"type": "declare", "tokens": 5})
+    # Still in to_act (a declaration may change until all have declared), but it answered.
+    assert first.view().my_turn
+    assert first.wait_for_turn(timeout=0, again=True).my_turn
+    with pytest.raises(TimeoutError):
+        first.wait_for_turn(timeout=0.5)
+    thread, out = wait_in_thread(first, timeout=10)
+    time.sleep(0.1)
+    assert "returned" not in out
+    second.act({"type": "declare", "tokens": 3})  # the most tokens (first's 5) starts: EP-4
+    thread.join(5)
+    assert "error" not in out, out.get("error")
+    assert out["view"].public["phase"] == "play" and out["view"].to_act == [first.seat]
