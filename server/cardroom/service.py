@@ -11,6 +11,7 @@ import hashlib
 import json
 import random
 import secrets
+import string
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -67,6 +68,14 @@ class ActionOutcome:
 
 
 Clock = Callable[[], float]
+
+
+GAME_ID_ALPHABET = string.ascii_letters + string.digits
+
+
+def new_game_id() -> str:
+    """12 letters and digits (71 bits): safe in URLs and on command lines (no leading '-')."""
+    return "".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(12))
 
 
 def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> str:
@@ -129,7 +138,7 @@ class Tables:
             seed = secrets.randbelow(2**53)
         now = self.clock()
         record = GameRecord(
-            id=secrets.token_urlsafe(9),
+            id=new_game_id(),
             game_type=game_type,
             players=players,
             options=full_options,
@@ -222,7 +231,9 @@ class Tables:
             "game_type": record.game_type,
             "status": record.status,
             "version": record.version,
+            "last_seq": record.seq,
             "to_act": to_act,
+            "awaiting": sorted(game.awaiting(record.state)) if active else [],
             "you": you,
             "legal_actions": legal,
             "deadline": game.deadline(record.state) if active else None,
