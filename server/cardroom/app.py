@@ -8,7 +8,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from cardroom import __version__
-from cardroom.api import games, problems, system
+from cardroom.api import games, observability, problems, system
 from cardroom.config import Settings
 from cardroom.service import Tables
 from cardroom.store import GameStore, connect
@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["cardroom.tables"] = Tables(store or connect(settings))
+    observability.init_app(app, settings)
     api = CardroomApi(app)
     api.register_blueprint(games.blp)
     api.register_blueprint(system.blp)

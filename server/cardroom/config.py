@@ -16,6 +16,23 @@ def _env_float(name: str, default: float) -> float:
     return default if raw in (None, "") else float(raw)
 
 
+def _env_str(name: str, default: str) -> str:
+    raw = os.environ.get(name)
+    return default if raw in (None, "") else raw.strip()
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return default
+    value = raw.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name} must be on or off, not {raw!r}")
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = ""
@@ -26,6 +43,9 @@ class Settings:
     redis_pool_size: int = 64
     redis_socket_timeout: float = 5.0
     event_retention: int = 10_000
+    log_level: str = "info"
+    request_log: bool = True
+    metrics: bool = True
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -42,6 +62,9 @@ class Settings:
                 "CARDROOM_REDIS_SOCKET_TIMEOUT", cls.redis_socket_timeout
             ),
             "event_retention": _env_int("CARDROOM_EVENT_RETENTION", cls.event_retention),
+            "log_level": _env_str("CARDROOM_LOG_LEVEL", cls.log_level),
+            "request_log": _env_bool("CARDROOM_REQUEST_LOG", cls.request_log),
+            "metrics": _env_bool("CARDROOM_METRICS", cls.metrics),
         }
         known = {f.name for f in fields(cls)}
         for key, value in overrides.items():

@@ -5,6 +5,8 @@ Every value can be changed through the environment (see docs/operations.md).
 """
 
 import os
+import shutil
+import tempfile
 
 bind = os.environ.get("CARDROOM_BIND", "127.0.0.1:8000")
 # gthread: each worker holds many requests at once, so event long-polls don't starve others.
@@ -23,3 +25,32 @@ loglevel = os.environ.get("CARDROOM_LOG_LEVEL", "info")
 wsgi_app = "cardroom.app:create_app()"
 # Size each worker's Redis pools to its threads, unless the operator chose a size.
 raw_env = [f"CARDROOM_REDIS_POOL_SIZE={os.environ.get('CARDROOM_REDIS_POOL_SIZE', threads + 4)}"]
+
+# Prometheus metrics shared by the workers: each writes its counters to files in the folder
+# PROMETHEUS_MULTIPROC_DIR names, and /metrics on any worker adds them all up. Unset: a private
+# temporary folder, removed on exit. Set here, in the master, before any worker is forked.
+_own_metrics_dir: list[str] = []
+
+
+def on_starting(server):
+    metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+    if not metrics_dir:
+        metrics_dir = tempfile.mkdtemp(prefix="cardroom-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+        _own_metrics_dir.append(metrics_dir)
+    os.makedirs(metrics_dir, exist_ok=True)
+    for name in os.listdir(metrics_dir):  # a fresh count per start: drop an earlier run's
+        if name.endswith(".db"):
+            os.remove(os.path.join(metrics_dir, name))
+
+
+def child_exit(server, worker):
+    """A dead worker's counters stay in the totals (only its live gauges would go)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    for metrics_dir in _own_metrics_dir:
+        shutil.rmtree(metrics_dir, ignore_errors=True)

@@ -9,6 +9,7 @@ import redis
 from flask import Flask, Response, g, json, request
 from werkzeug.exceptions import HTTPException
 
+from cardroom.api.observability import count_redis_error
 from cardroom.games.base import InvalidOptions, RuleError
 from cardroom.service import (
     BadRequest,
@@ -187,6 +188,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(redis.exceptions.RedisError)
     def storage_down(error: redis.exceptions.RedisError) -> Response:
         log.warning("redis error: %s", error.__class__.__name__)
+        count_redis_error(error)
         return problem(
             503,
             "storage-unavailable",
