@@ -8,7 +8,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from cardroom import __version__
-from cardroom.api import games, observability, problems, system
+from cardroom.api import games, limits, observability, problems, system
 from cardroom.config import Settings
 from cardroom.service import Tables
 from cardroom.store import GameStore, connect
@@ -66,4 +66,5 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     api.register_blueprint(system.blp)
     app.register_blueprint(system.assets)
     problems.register(app)
+    limits.init_app(app, settings)
     return app

@@ -43,6 +43,14 @@ class Settings:
     redis_pool_size: int = 64
     redis_socket_timeout: float = 5.0
     event_retention: int = 10_000
+    # Rate limits per client IP ("<count>/<second|minute|hour|day>", several joined by ";";
+    # "off" disables). Counted in Redis, so every API process shares them.
+    rate_limit_create: str = "600/minute"
+    rate_limit_join: str = "1200/minute"
+    # Where the rate-limit counters live: "" is REDIS_URL; "memory://" keeps them per process.
+    rate_limit_storage: str = ""
+    # Proxies in front of the API whose X-Forwarded-For is trusted to name the client IP.
+    trusted_proxies: int = 0
     log_level: str = "info"
     request_log: bool = True
     metrics: bool = True
@@ -62,6 +70,10 @@ class Settings:
                 "CARDROOM_REDIS_SOCKET_TIMEOUT", cls.redis_socket_timeout
             ),
             "event_retention": _env_int("CARDROOM_EVENT_RETENTION", cls.event_retention),
+            "rate_limit_create": _env_str("CARDROOM_RATE_LIMIT_CREATE", cls.rate_limit_create),
+            "rate_limit_join": _env_str("CARDROOM_RATE_LIMIT_JOIN", cls.rate_limit_join),
+            "rate_limit_storage": _env_str("CARDROOM_RATE_LIMIT_STORAGE", cls.rate_limit_storage),
+            "trusted_proxies": _env_int("CARDROOM_TRUSTED_PROXIES", cls.trusted_proxies),
             "log_level": _env_str("CARDROOM_LOG_LEVEL", cls.log_level),
             "request_log": _env_bool("CARDROOM_REQUEST_LOG", cls.request_log),
             "metrics": _env_bool("CARDROOM_METRICS", cls.metrics),

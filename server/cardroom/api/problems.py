@@ -61,6 +61,10 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
     ),
     "busy": ("Busy", "The game is changing too fast to apply this now; retry shortly."),
     "payload-too-large": ("Payload too large", "The request body exceeds the size limit."),
+    "rate-limited": (
+        "Rate limited",
+        "Too many games created or seats joined from your address; retry after Retry-After.",
+    ),
     "storage-unavailable": (
         "Storage unavailable",
         "The game store (Redis) cannot be reached. Nothing was changed; retry after Retry-After.",
@@ -69,7 +73,12 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
     "http-error": ("HTTP error", "A protocol-level error; `status` says which."),
 }
 
-_HTTP_SLUGS = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large"}
+_HTTP_SLUGS = {
+    404: "not-found",
+    405: "method-not-allowed",
+    413: "payload-too-large",
+    429: "rate-limited",
+}
 
 
 def problem(

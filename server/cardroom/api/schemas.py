@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import INCLUDE, Schema, fields, post_dump, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, post_dump, validate
 
 MAX_PLAYERS = 16
 MAX_SEED = 2**53 - 1
 MAX_NAME = 40
+MAX_OPTIONS = 32
+# Event numbers (`after`) stay within JSON's exact integers; beyond 2^64 Redis refuses the id.
+MAX_SEQ = 2**53 - 1
+# A name is shown to every player: printable, and not only spaces.
+NAME_PATTERN = r"^[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*$"
 
 
 class OpenSchema(Schema):
@@ -31,6 +36,14 @@ class OpenSchema(Schema):
 
 def _doc(text: str, **more: object) -> dict[str, object]:
     return {"description": text, **more}
+
+
+def _at_most_properties(count: int) -> Any:
+    def check(value: dict) -> None:
+        if len(value) > count:
+            raise ValidationError(f"At most {count} entries.")
+
+    return check
 
 
 # --- problems -------------------------------------------------------------------------------
@@ -109,9 +122,13 @@ class CreateGameSchema(Schema):
         metadata=_doc("The number of seats; each game type has its own range."),
     )
     options = fields.Dict(
-        keys=fields.String(),
+        keys=fields.String(validate=validate.Length(min=1, max=64)),
         load_default=dict,
-        metadata=_doc("Game options: see `GET /v1/game-types`. Absent ones take defaults."),
+        validate=_at_most_properties(MAX_OPTIONS),
+        metadata=_doc(
+            "Game options: see `GET /v1/game-types`. Absent ones take defaults.",
+            maxProperties=MAX_OPTIONS,
+        ),
     )
     seed = fields.Integer(
         strict=True,
@@ -172,8 +189,11 @@ class GameListSchema(Schema):
 class JoinSchema(Schema):
     name = fields.String(
         required=True,
-        validate=validate.Length(min=1, max=MAX_NAME),
-        metadata=_doc("The player's display name."),
+        validate=[
+            validate.Length(min=1, max=MAX_NAME),
+            validate.Regexp(NAME_PATTERN, error="A name is printable and not blank."),
+        ],
+        metadata=_doc("The player's display name: 1 to 40 printable characters, not blank."),
     )
     seat = fields.Integer(
         strict=True,
@@ -239,7 +259,7 @@ class EventSchema(OpenSchema):
 class EventsQuerySchema(Schema):
     after = fields.Integer(
         load_default=0,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_SEQ),
         metadata=_doc("Return events with `seq` greater than this."),
     )
     wait = fields.Float(
@@ -253,7 +273,7 @@ class EventsQuerySchema(Schema):
 class EventStreamQuerySchema(Schema):
     after = fields.Integer(
         load_default=0,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_SEQ),
         metadata=_doc("Start after this `seq` (Last-Event-ID, when sent, wins)."),
     )
 
