@@ -10,12 +10,12 @@ from flask_smorest import Api
 from cardroom import __version__
 from cardroom.api import games, limits, observability, problems, system
 from cardroom.config import Settings
+from cardroom.games import registry
 from cardroom.service import Tables
 from cardroom.store import GameStore, connect
 
 API_DESCRIPTION = """\
-cardroom hosts turn-based card games with hidden hands: **Mr Toast** (`mr-toast`) and
-**Exact Plays** (`exact-plays`).
+cardroom hosts turn-based card games with hidden hands: {games}.
 
 1. `POST /v1/games` creates a game; 2. each player `POST /v1/games/{id}/join`s and keeps the
 seat token it returns; 3. `GET /v1/games/{id}/view` with `Authorization: Bearer <token>` shows
@@ -25,6 +25,14 @@ your hand, who is to act and your `legal_actions`; 4. `POST /v1/games/{id}/actio
 Errors are RFC 9457 problem details (`application/problem+json`); `type` names the problem,
 `field` the request field at fault, `rule` the game rule that refused an action.
 """
+
+
+def describe_api() -> str:
+    """The spec's introduction, naming the games of the registry."""
+    games = " and ".join(
+        f"**{game.title}** (`{name}`)" for name, game in sorted(registry().items())
+    )
+    return API_DESCRIPTION.replace("{games}", games)
 
 
 class CardroomApi(Api):
@@ -44,7 +52,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/docs/assets/",
         API_SPEC_OPTIONS={
-            "info": {"description": API_DESCRIPTION},
+            "info": {"description": describe_api()},
             "components": {
                 "securitySchemes": {
                     "seatToken": {
