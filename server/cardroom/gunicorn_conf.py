@@ -28,14 +28,36 @@ raw_env = [f"CARDROOM_REDIS_POOL_SIZE={os.environ.get('CARDROOM_REDIS_POOL_SIZE'
 
 # Prometheus metrics shared by the workers: each writes its counters to files in the folder
 # PROMETHEUS_MULTIPROC_DIR names, and /metrics on any worker adds them all up. Unset: a private
-# temporary folder, removed on exit. Set here, in the master, before any worker is forked.
+# temporary folder named after the master's pid, removed on exit (and, should the master be
+# killed, by the next server to start). Set here, in the master, before any worker is forked.
+_METRICS_PREFIX = "cardroom-metrics-"
 _own_metrics_dir: list[str] = []
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_orphaned_metrics_dirs():
+    """Private folders of masters that are gone (killed before they could clean up)."""
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        pid = name[len(_METRICS_PREFIX) :].split("-", 1)[0]
+        if name.startswith(_METRICS_PREFIX) and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(os.path.join(root, name), ignore_errors=True)
 
 
 def on_starting(server):
     metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
     if not metrics_dir:
-        metrics_dir = tempfile.mkdtemp(prefix="cardroom-metrics-")
+        _remove_orphaned_metrics_dirs()
+        metrics_dir = tempfile.mkdtemp(prefix=f"{_METRICS_PREFIX}{os.getpid()}-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
         _own_metrics_dir.append(metrics_dir)
     os.makedirs(metrics_dir, exist_ok=True)
