@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -56,6 +57,7 @@ def start_gunicorn(redis_url: str, port: int, **env_extra: str) -> subprocess.Po
         [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG],
         env=env,
         stdin=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group, so stop_gunicorn can end the workers
     )
     wait_healthy(f"http://127.0.0.1:{port}", process)
     return process
@@ -88,10 +90,11 @@ def live_server(redis_server: EmbeddedRedis) -> Iterator[str]:
 
 
 def stop_gunicorn(process: subprocess.Popen[bytes]) -> None:
-    """Stop at once: open event streams would hold a graceful stop for its whole timeout."""
+    """Stop at once, workers included: open event streams would hold a graceful stop."""
     process.send_signal(signal.SIGQUIT)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)  # any worker still serving a stream
+    if process.poll() is None:
         process.wait()

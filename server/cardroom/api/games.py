@@ -83,6 +83,7 @@ _PROBLEM_DOCS = {
     412: "If-Match is stale (problem `stale-version`).",
     413: "Body too large.",
     422: "Invalid field (named in `field`/`errors`) or an illegal action (`rule` says which).",
+    429: "Too many creates or joins from this client (problem `rate-limited`); see Retry-After.",
     503: "The game store is unavailable; retry after Retry-After.",
 }
 
@@ -100,7 +101,7 @@ class GameTypes(MethodView):
 class Games(MethodView):
     @blp.arguments(CreateGameSchema)
     @blp.response(201, GameSummarySchema)
-    @problems(400, 413, 422, 503)
+    @problems(400, 413, 422, 429, 503)
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game.
 
@@ -169,7 +170,7 @@ class Game(MethodView):
 class Join(MethodView):
     @blp.arguments(JoinSchema)
     @blp.response(201, JoinResultSchema)
-    @problems(400, 404, 409, 422, 503)
+    @problems(400, 404, 409, 413, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
         """Take a free seat. The token in the answer is shown once: keep it."""
         record, seat, token = tables().join(game_id, body["name"], body.get("seat"))

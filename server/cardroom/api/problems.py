@@ -67,7 +67,9 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
     ),
     "storage-unavailable": (
         "Storage unavailable",
-        "The game store (Redis) cannot be reached. Nothing was changed; retry after Retry-After.",
+        "The game store (Redis) cannot be reached; retry after Retry-After. A write is one "
+        "atomic script, so it happened whole or not at all: retry actions with the same "
+        "Idempotency-Key.",
     ),
     "internal-error": ("Internal error", "An unexpected error. It has been logged."),
     "http-error": ("HTTP error", "A protocol-level error; `status` says which."),
@@ -201,7 +203,7 @@ def register(app: Flask) -> None:
         return problem(
             503,
             "storage-unavailable",
-            "the game store is unavailable; nothing was changed",
+            "the game store is unavailable; retry after Retry-After",
             headers={"Retry-After": "2"},
         )
 

@@ -113,7 +113,9 @@ class BotSeatSchema(Schema):
 
 class CreateGameSchema(Schema):
     game_type = fields.String(
-        required=True, validate=validate.Length(min=1, max=64), metadata=_doc("`mr-toast`…")
+        required=True,
+        validate=validate.Length(min=1, max=64),
+        metadata=_doc("A game type id, as `GET /v1/game-types` lists them."),
     )
     players = fields.Integer(
         required=True,
@@ -234,7 +236,17 @@ class ViewSchema(Schema):
     game_type = fields.String(required=True)
     status = fields.String(required=True)
     version = fields.Integer(required=True, metadata=_doc("The number of accepted actions."))
-    to_act = fields.List(fields.Integer(), required=True)
+    last_seq = fields.Integer(
+        metadata=_doc("The game's latest event `seq`: long-poll events `after` it.")
+    )
+    to_act = fields.List(fields.Integer(), required=True, metadata=_doc("Who may act now."))
+    awaiting = fields.List(
+        fields.Integer(),
+        metadata=_doc(
+            "Who the game waits for: in a simultaneous phase a seat that has answered may "
+            "still change its answer (it is in `to_act`) but is no longer awaited."
+        ),
+    )
     you = fields.Nested(YouSchema, allow_none=True, metadata=_doc("Null for a spectator."))
     legal_actions = fields.List(
         fields.Nested(ActionSchema), metadata=_doc("What you may submit now, exactly as listed.")

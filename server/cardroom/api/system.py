@@ -34,7 +34,8 @@ class Health(MethodView):
         try:
             current_app.extensions["cardroom.tables"].store.ping()
         except redis.exceptions.RedisError as error:
-            return {"status": "unavailable", "redis": error.__class__.__name__}, 503
+            body = {"status": "unavailable", "redis": error.__class__.__name__}
+            return body, 503, {"Retry-After": "2"}
         return {"status": "ok", "redis": "ok"}
 
 

@@ -37,11 +37,13 @@ elseif rev ~= ARGV[1] then
   return -1
 end
 local new = tonumber(rev) + 1
-redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2])
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[6], ARGV[7]) end
+-- Events first: Redis does not undo a script that fails halfway, and a record must never
+-- be written without its events.
 for i = 9, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], ARGV[i], 'e', ARGV[i + 1])
 end
+redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2])
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[6], ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5]) end
