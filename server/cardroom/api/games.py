@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, g, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -259,6 +259,8 @@ class Actions(MethodView):
         )
         if outcome.replayed:
             headers["Idempotent-Replayed"] = "true"
+        else:
+            g.accepted_game_type = outcome.body["view"]["game_type"]  # for the metrics
         return json_response(outcome.body, outcome.status, headers)
 
 

@@ -164,15 +164,9 @@ def _finish_request(response: Response) -> Response:
     if settings.metrics:
         REQUESTS.labels(method=method, route=route, status=str(status)).inc()
         LATENCY.labels(method=method, route=route, status=str(status)).observe(seconds)
-        if (
-            method == "POST"
-            and status == 200
-            and route.endswith("/actions")
-            and "Idempotent-Replayed" not in response.headers
-        ):
-            body = response.get_json(silent=True) or {}
-            game_type = (body.get("view") or {}).get("game_type") or "unknown"
-            ACTIONS.labels(game_type=str(game_type)).inc()
+        accepted = g.get("accepted_game_type")  # set by the actions endpoint, replays aside
+        if accepted is not None and status == 200:
+            ACTIONS.labels(game_type=accepted).inc()
     if settings.request_log:
         view_args = request.view_args or {}
         access_log.info(
