@@ -1,0 +1,65 @@
+"""The Redis layout of DESIGN.md "Storage": hash-tagged keys, hashed tokens, TTLs, CAS."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+import redis
+
+from cardroom.store import Conflict
+from cardroom.store.games import events_key, game_key
+
+from helpers import auth, new_table, view
+
+
+@pytest.fixture()
+def raw(redis_server):
+    client = redis.Redis.from_url(redis_server.url)
+    yield client
+    client.close()
+
+
+def game_keys(raw, game_id: str) -> list[bytes]:
+    return sorted(raw.scan_iter(match=f"cardroom:game:{{{game_id}}}*"))
+
+
+def test_every_key_of_a_game_carries_its_hash_tag_and_expires(client, raw, settings):
+    game_id, tokens = new_table(client, "mr-toast", 2, seed=1)
+    seat = view(client, game_id)["to_act"][0]
+    action = view(client, game_id, tokens[seat])["legal_actions"][0]
+    headers = {**auth(tokens[seat]), "Idempotency-Key": "once"}
+    assert (
+        client.post(f"/v1/games/{game_id}/actions", json=action, headers=headers).status_code == 200
+    )
+    keys = game_keys(raw, game_id)
+    assert {game_key(game_id).encode(), events_key(game_id).encode()} <= set(keys)
+    assert any(b":idem:" in key for key in keys)
+    assert len({key.split(b"}")[0] for key in keys}) == 1, "one hash tag: one cluster slot"
+    for key in keys:
+        ttl = raw.ttl(key)
+        limit = settings.idempotency_ttl_seconds if b":idem:" in key else settings.game_ttl_seconds
+        assert 0 < ttl <= limit, (key, ttl)
+
+
+def test_tokens_are_stored_only_as_sha256_hashes(client, raw):
+    game_id, tokens = new_table(client, "exact-plays", 3)
+    stored = raw.hgetall(game_key(game_id))
+    dumps = [raw.dump(key) or b"" for key in game_keys(raw, game_id)]
+    everything = b"".join([*dumps, *stored.values()])
+    for seat, token in tokens.items():
+        assert token.encode() not in everything, "a token is stored in the clear"
+        assert stored[f"t{seat}".encode()].decode() == hashlib.sha256(token.encode()).hexdigest()
+
+
+def test_a_stale_revision_is_refused_and_changes_nothing(client, app):
+    game_id, _ = new_table(client, "mr-toast", 2)
+    store = app.extensions["cardroom.tables"].store
+    first = store.load(game_id).record
+    second = store.load(game_id).record
+    first.updated_at += 1
+    store.commit(first)
+    second.updated_at += 2
+    with pytest.raises(Conflict):
+        store.commit(second)
+    assert store.load(game_id).record.updated_at == first.updated_at
