@@ -1,0 +1,38 @@
+"""MT-14 through the service: a timed No Way window closes lazily, on the next request."""
+
+from __future__ import annotations
+
+from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
+from cardroom.service import Tables
+
+
+def stacked_with_find_a_penny_first() -> list[str]:
+    codes = [code for code, count in DEFAULT_COUNTS.items() for _ in range(count)]
+    codes.remove("FP")
+    return ["FP", *codes]
+
+
+def test_a_timed_window_closes_on_the_first_request_after_its_deadline(app):
+    now = [1000.0]
+    tables = Tables(app.extensions["cardroom.tables"].store, clock=lambda: now[0])
+    options = {"deck": stacked_with_find_a_penny_first(), "first_seat": 0, "reaction_deadline": 5}
+    record = tables.create("mr-toast", 2, options, seed=1)
+    tokens = {seat: tables.join(record.id, f"p{seat}", seat)[2] for seat in (0, 1)}
+    view = tables.shape_view(*tables.open(record.id, tokens[0]))
+    penny = next(a for a in view["legal_actions"] if a["type"] == "play_blue")
+    tables.act(record.id, tokens[0], penny)
+
+    now[0] = 1004.0  # inside the window: seat 1 is still to answer (MT-12)
+    record, _ = tables.open(record.id, None)
+    view = tables.shape_view(record, None)
+    assert view["to_act"] == [1] and view["deadline"] == 1005.0
+    version = view["version"]
+
+    now[0] = 1006.0  # past it: the window closes as if seat 1 allowed (MT-13, MT-14)
+    record, _ = tables.open(record.id, None)
+    view = tables.shape_view(record, None)
+    assert view["deadline"] is None
+    assert view["version"] == version + 1
+    assert view["to_act"] == [1], "the blue card resolved, the turn passed"
+    _, events, _ = tables.events(record.id, tokens[1], after=0, wait=0, limit=1000)
+    assert "window_closed" in [event["type"] for event in events]
