@@ -9,10 +9,14 @@ import shutil
 import tempfile
 
 bind = os.environ.get("CARDROOM_BIND", "127.0.0.1:8000")
-# gthread: each worker holds many requests at once, so event long-polls don't starve others.
-worker_class = "gthread"
+# gevent: each worker holds up to worker_connections requests at once in greenlets, so
+# thousands of clients can wait in event long-polls and streams without starving the others.
+# CARDROOM_WORKER_CLASS=gthread runs threads instead (CARDROOM_THREADS per worker).
+worker_class = os.environ.get("CARDROOM_WORKER_CLASS", "gevent")
 workers = int(os.environ.get("CARDROOM_WORKERS", "2"))
+worker_connections = int(os.environ.get("CARDROOM_WORKER_CONNECTIONS", "1000"))
 threads = int(os.environ.get("CARDROOM_THREADS", "32"))
+_concurrency = worker_connections if worker_class == "gevent" else threads
 # Longer than the longest long-poll (CARDROOM_MAX_WAIT, 30 s by default).
 timeout = int(os.environ.get("CARDROOM_WORKER_TIMEOUT", "60"))
 graceful_timeout = 30
@@ -23,8 +27,10 @@ accesslog = os.environ.get("CARDROOM_ACCESS_LOG", None)
 errorlog = "-"
 loglevel = os.environ.get("CARDROOM_LOG_LEVEL", "info")
 wsgi_app = "cardroom.app:create_app()"
-# Size each worker's Redis pools to its threads, unless the operator chose a size.
-raw_env = [f"CARDROOM_REDIS_POOL_SIZE={os.environ.get('CARDROOM_REDIS_POOL_SIZE', threads + 4)}"]
+# Size each worker's Redis pools to its concurrency, unless the operator chose a size
+# (connections open lazily: only as many as requests use at once).
+_pool = os.environ.get("CARDROOM_REDIS_POOL_SIZE", str(_concurrency + 4))
+raw_env = [f"CARDROOM_REDIS_POOL_SIZE={_pool}"]
 
 # Prometheus metrics shared by the workers: each writes its counters to files in the folder
 # PROMETHEUS_MULTIPROC_DIR names, and /metrics on any worker adds them all up. Unset: a private
