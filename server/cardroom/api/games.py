@@ -128,7 +128,7 @@ class Games(MethodView):
         while you page do not shift the pages.
         """
         store = tables().store
-        before = float(query["cursor"]) if query.get("cursor") else None
+        before = int(query["cursor"]) if query.get("cursor") else None
         limit = query["limit"]
         found: list[dict[str, Any]] = []
         expired: list[str] = []
@@ -140,8 +140,8 @@ class Games(MethodView):
                 exhausted = True
                 break
             records = store.load_many([game_id for game_id, _ in batch])
-            for (game_id, created), record in zip(batch, records, strict=True):
-                before = created
+            for (game_id, place), record in zip(batch, records, strict=True):
+                before = place
                 scanned += 1
                 if record is None:
                     expired.append(game_id)
@@ -154,7 +154,7 @@ class Games(MethodView):
                         break
         store.forget(expired)
         more = not exhausted and before is not None and bool(store.list_ids(before, 1))
-        return {"games": found, "next_cursor": repr(before) if more else None}
+        return {"games": found, "next_cursor": str(before) if more else None}
 
 
 @blp.route("/games/<game_id>")

@@ -176,7 +176,7 @@ class GameListQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(["waiting", "active", "finished"]))
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
     cursor = fields.String(
-        validate=validate.Regexp(r"^[0-9]{1,12}(\.[0-9]{1,9})?$"),
+        validate=validate.Regexp(r"^[0-9]{1,15}$"),
         metadata=_doc("`next_cursor` of the previous page."),
     )
 

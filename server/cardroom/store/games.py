@@ -9,8 +9,9 @@ Every key of a game carries the hash tag of its id, so one game lives in one clu
 
 Every write is one Lua compare-and-set on ``rev``: record, token, events and idempotency
 record land together or not at all. A stale ``rev`` is refused, never merged.
-``cardroom:games`` (a sorted set by creation time) indexes games for listing; it is
-maintained beside the game (another slot), and entries of expired games are dropped lazily.
+``cardroom:{index}:games`` (a sorted set, by a creation counter) indexes games for listing;
+it is maintained beside the game (another slot), and entries of expired games are dropped
+lazily.
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ from typing import Any
 
 import redis
 
-INDEX_KEY = "cardroom:games"
+# The listing index: game ids scored by a counter, so every game has its own place (one hash
+# tag, one cluster slot for both keys).
+INDEX_KEY = "cardroom:{index}:games"
+INDEX_COUNTER_KEY = "cardroom:{index}:counter"
+
+_INDEX = """
+local n = redis.call('INCR', KEYS[2])
+redis.call('ZADD', KEYS[1], n, ARGV[1])
+return n
+"""
 
 _COMMIT = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
@@ -163,6 +173,7 @@ class GameStore:
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
         self.event_retention = event_retention
         self._commit = client.register_script(_COMMIT)
+        self._index = client.register_script(_INDEX)
 
     def ping(self) -> bool:
         return bool(self.client.ping())
@@ -220,7 +231,7 @@ class GameStore:
             raise Gone(record.id)
         record.rev = int(result)
         if create:
-            self.client.zadd(INDEX_KEY, {record.id: record.created_at})
+            self._index(keys=[INDEX_KEY, INDEX_COUNTER_KEY], args=[record.id])
 
     def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
         entries = self.client.xrange(events_key(game_id), min=f"({after}-0", max="+", count=limit)
@@ -238,17 +249,17 @@ class GameStore:
         )
         return bool(found)
 
-    def list_ids(self, before: float | None, count: int) -> list[tuple[str, float]]:
-        """Game ids with their creation times, newest first, created before ``before``."""
+    def list_ids(self, before: int | None, count: int) -> list[tuple[str, int]]:
+        """Game ids with their places in the index, newest first, placed before ``before``."""
         rows = self.client.zrevrangebyscore(
             INDEX_KEY,
-            "+inf" if before is None else f"({before!r}",
+            "+inf" if before is None else f"({before}",
             "-inf",
             start=0,
             num=count,
             withscores=True,
         )
-        return [(member.decode(), score) for member, score in rows]
+        return [(member.decode(), int(score)) for member, score in rows]
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
         pipe = self.client.pipeline(transaction=False)
