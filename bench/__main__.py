@@ -145,6 +145,7 @@ def machine() -> dict[str, Any]:
         "gunicorn": {
             "workers": gunicorn_conf.workers,
             "threads": gunicorn_conf.threads,
+            "worker_connections": gunicorn_conf.worker_connections,
             "worker_class": gunicorn_conf.worker_class,
         },
         "loadavg_before": os.getloadavg(),
@@ -270,9 +271,14 @@ def render(report: dict[str, Any]) -> str:
     results = report["results"]
     mode = report["settings"]
     gunicorn = report["machine"]["gunicorn"]
+    concurrency = (
+        f"{gunicorn.get('worker_connections')} connections"
+        if gunicorn["worker_class"] == "gevent"
+        else f"{gunicorn['threads']} threads"
+    )
     out = [
         f"cardroom benchmark ({report['mode']}): {report['machine']['cores']} cores,"
-        f" gunicorn {gunicorn['workers']} workers x {gunicorn['threads']} threads"
+        f" gunicorn {gunicorn['workers']} workers x {concurrency}"
         f" ({gunicorn['worker_class']}),"
         f" {mode['connections']} connections from {mode['processes']} client processes,"
         f" {mode['duration']:g} s measured after {mode['warmup']:g} s warm-up"
