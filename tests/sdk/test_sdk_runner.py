@@ -122,8 +122,8 @@ def test_cardroom_bot_main(
 
 def console_script() -> Path:
     script = Path(sys.executable).parent / "cardroom-bot"
-    if not script.exists():
-        pytest.skip("cardroom-bot is not installed next to this Python (pip install ./sdk)")
+    # The README's test command installs the SDK, console script included.
+    assert script.exists(), "cardroom-bot is not installed next to this Python (pip install ./sdk)"
     return script
 
 
