@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.loadgen import request_bytes
+from cardroom.bots import next_bot_seat
 from cardroom.config import Settings
 from cardroom.games import get_game
 from cardroom.service import Tables
@@ -51,7 +52,7 @@ def make_plan(game_type: str, players: int, seed: int) -> Plan:
     rng = random.Random(f"bench:{game_type}:{players}:{seed}")
     steps: list[Step] = []
     while game.result(state) is None:
-        seat = min(game.awaiting(state))
+        seat = next_bot_seat(game, state, range(players))
         action = rng.choice(game.legal_actions(state, seat))
         steps.append((seat, json.loads(json.dumps(action))))
         game.apply(state, seat, action, time.time())

@@ -15,6 +15,7 @@ from typing import Any
 import redis
 
 from bench import loadgen, plans, servers
+from cardroom.bots import next_bot_seat
 from cardroom.games import get_game
 from cardroom.store.games import INDEX_KEY, events_key, game_key
 
@@ -111,7 +112,7 @@ def engine(ctx: Context) -> dict[str, Any]:
             rng = random.Random(seed)
             state = game.new_game(4, options, seed)
             while game.result(state) is None:
-                seat = sorted(game.awaiting(state))[0]
+                seat = next_bot_seat(game, state, range(4))
                 legal = game.legal_actions(state, seat)
                 game.view(state, seat)  # the bots' loop builds the policy's view too
                 game.apply(state, seat, rng.choice(legal), 0.0)

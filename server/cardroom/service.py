@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.bots import get_policy
+from cardroom.bots import choose, get_policy, next_bot_seat
 from cardroom.games import get_game, registry
 from cardroom.games.base import Game, GameOver, InvalidOptions, NotYourTurn, redact_event
 from cardroom.store import Conflict, GameRecord, GameStore, Gone
@@ -409,17 +409,14 @@ class Tables:
     def _run_bots(self, record: GameRecord, game: Game, now: float) -> list[dict[str, Any]]:
         """Play every bot seat that is to act, until a person must act or the game ends."""
         events: list[dict[str, Any]] = []
+        bot_seats = {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
         for _ in range(MAX_BOT_ACTIONS):
-            if game.result(record.state) is not None:
+            seat = next_bot_seat(game, record.state, bot_seats)
+            if seat is None:
                 break
-            bots = [s for s in sorted(game.awaiting(record.state)) if record.seats[s]["bot"]]
-            if not bots:
-                break
-            seat = bots[0]
             policy = get_policy(record.seats[seat]["bot"], record.game_type)
-            legal = game.legal_actions(record.state, seat)
             rng = random.Random(f"{record.seed}:{record.version}:{seat}")
-            action = policy(game.view(record.state, seat), legal, rng)
+            action = choose(game, record.state, seat, policy, rng)
             engine_events = game.apply(record.state, seat, action, now)
             record.version += 1
             events += [self._event(record, event, actor=seat) for event in engine_events]

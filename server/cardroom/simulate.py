@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from cardroom.bots import POLICY_NAMES, Policy, get_policy
+from cardroom.bots import POLICY_NAMES, Policy, choose, get_policy, next_bot_seat
 from cardroom.games import get_game, registry
 from cardroom.games.base import Game, InvalidOptions, RuleError
 
@@ -153,14 +153,12 @@ def play_game(
         result = game.result(state)
         if result is not None:
             return result, step
-        awaited = sorted(game.awaiting(state))
-        if not awaited:
+        seat = next_bot_seat(game, state, range(players))
+        if seat is None:
             raise SimulationError(f"game {rng_key}: nobody is awaited, but the game is not over")
-        seat = awaited[0]
-        legal = game.legal_actions(state, seat)
-        if not legal:
+        if not game.legal_actions(state, seat):
             raise SimulationError(f"game {rng_key}: seat {seat} is awaited but has no action")
-        action = policies[seat](game.view(state, seat), legal, random.Random(f"{rng_key}:{step}"))
+        action = choose(game, state, seat, policies[seat], random.Random(f"{rng_key}:{step}"))
         try:
             game.apply(state, seat, action)
         except RuleError as error:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any
+
+from cardroom.games.base import Action, Game, State
 
 Policy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
@@ -34,3 +36,19 @@ def get_policy(name: str, game_type: str) -> Policy:
         raise KeyError(name)
     module = importlib.import_module(f"cardroom.bots.{_GAME_MODULES[game_type]}")
     return getattr(module, name)
+
+
+def next_bot_seat(game: Game, state: State, bot_seats: Container[int]) -> int | None:
+    """The seat a bot plays next: the lowest *awaited* bot seat, or None.
+
+    Awaited, not merely allowed to act: in a simultaneous phase a seat that has answered may
+    still change its answer, and a bot that acted on that would change its mind forever.
+    """
+    if game.result(state) is not None:
+        return None
+    return next((seat for seat in sorted(game.awaiting(state)) if seat in bot_seats), None)
+
+
+def choose(game: Game, state: State, seat: int, policy: Policy, rng: random.Random) -> Action:
+    """What ``policy`` plays for ``seat``, seeing only that seat's view."""
+    return policy(game.view(state, seat), game.legal_actions(state, seat), rng)
