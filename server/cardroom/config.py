@@ -42,7 +42,6 @@ class Settings:
     max_body_bytes: int = 64 * 1024
     redis_pool_size: int = 64
     redis_socket_timeout: float = 5.0
-    event_retention: int = 10_000
     # Rate limits per client IP ("<count>/<second|minute|hour|day>", several joined by ";";
     # "off" disables). Counted in Redis, so every API process shares them.
     rate_limit_create: str = "600/minute"
@@ -69,7 +68,6 @@ class Settings:
             "redis_socket_timeout": _env_float(
                 "CARDROOM_REDIS_SOCKET_TIMEOUT", cls.redis_socket_timeout
             ),
-            "event_retention": _env_int("CARDROOM_EVENT_RETENTION", cls.event_retention),
             "rate_limit_create": _env_str("CARDROOM_RATE_LIMIT_CREATE", cls.rate_limit_create),
             "rate_limit_join": _env_str("CARDROOM_RATE_LIMIT_JOIN", cls.rate_limit_join),
             "rate_limit_storage": _env_str("CARDROOM_RATE_LIMIT_STORAGE", cls.rate_limit_storage),

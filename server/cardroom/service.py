@@ -17,9 +17,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from cardroom import steps
 from cardroom.bots import choose, get_policy, next_bot_seat
 from cardroom.games import get_game, registry
 from cardroom.games.base import Game, GameOver, InvalidOptions, NotYourTurn, redact_event
+from cardroom.history import History
 from cardroom.store import Conflict, GameRecord, GameStore, Gone
 from cardroom.store.games import Loaded, idempotency_key
 
@@ -85,9 +87,10 @@ def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> st
 
 
 class Tables:
-    def __init__(self, store: GameStore, clock: Clock = time.time):
+    def __init__(self, store: GameStore, clock: Clock = time.time, history: History | None = None):
         self.store = store
         self.clock = clock
+        self.history = history or History()
 
     # --- game types ---------------------------------------------------------------------
 
@@ -147,11 +150,12 @@ class Tables:
             state=game.new_game(players, full_options, seed),
             created_at=now,
             updated_at=now,
+            logged_ms=steps.clock_ms(now),
         )
-        events = [self._event(record, {"type": "game_created", "players": players})]
-        if all(seat["name"] is not None for seat in seats):
-            events += self._start(record, game, now)
-        self.store.commit(record, events, create=True)
+        steps.begin(record)
+        if record.status == "active":
+            self._run_bots(record, game, steps.time_for(record, now))
+        self.store.commit(record, create=True)
         return record
 
     def join(self, game_id: str, name: str, seat: int | None) -> tuple[GameRecord, int, str]:
@@ -171,23 +175,17 @@ class Tables:
                 chosen = free[0]
             else:
                 raise StateConflict("every seat of this game is taken", "game-full")
-            record.seats[chosen] = {"name": name, "bot": None}
             now = self.clock()
             record.updated_at = now
-            events = [self._event(record, {"type": "seat_taken", "seat": chosen, "name": name})]
-            if not [i for i in free if i != chosen]:
-                events += self._start(record, get_game(record.game_type), now)
+            steps.take_seat(record, chosen, name)
+            if record.status == "active":
+                self._run_bots(record, get_game(record.game_type), steps.time_for(record, now))
             try:
-                self.store.commit(record, events, token=(chosen, token))
+                self.store.commit(record, token=(chosen, token))
             except Conflict:
                 continue
             return record, chosen, token
         raise Conflict(game_id)
-
-    def _start(self, record: GameRecord, game: Game, now: float) -> list[dict[str, Any]]:
-        record.status = "active"
-        events = [self._event(record, {"type": "game_started"})]
-        return events + self._run_bots(record, game, now)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -250,8 +248,11 @@ class Tables:
         record = self._fresh(game_id)
         seat = self._authenticate(record, token) if token is not None else None
         if record.seq <= after and wait > 0:
-            self._wait(record, after, wait)
-        raw = self.store.events_after(game_id, after, limit)
+            ends = self.clock() + wait
+            while record.seq <= after and (left := ends - self.clock()) > 0:
+                self._wait(record, left)
+                record = self._fresh(game_id)
+        raw = self.history.events_after(record, after, limit)
         last = raw[-1]["seq"] if raw else max(after, 0)
         visible = [shown for event in raw if (shown := redact_event(event, seat)) is not None]
         return seat, visible, last
@@ -272,7 +273,7 @@ class Tables:
             cursor, current = after, record
             ends = self.clock() + lifetime
             while True:
-                raw = self.store.events_after(game_id, cursor, 200)
+                raw = self.history.events_after(current, cursor, 200)
                 for event in raw:
                     cursor = event["seq"]
                     shown = redact_event(event, seat)
@@ -282,25 +283,25 @@ class Tables:
                     continue
                 if current.status == "finished" or self.clock() >= ends:
                     return
-                if not self._wait(current, cursor, heartbeat):
+                if not self._wait(current, heartbeat):
                     yield None
                 current = self._fresh(game_id)
 
         return seat, generate()
 
-    def _wait(self, record: GameRecord, after: int, seconds: float) -> bool:
-        """Block until an event after ``after`` or ``seconds`` pass; True if one came.
+    def _wait(self, record: GameRecord, seconds: float) -> bool:
+        """Block until the game is written after ``record`` or ``seconds`` pass; True if it was.
 
         A timed reaction window closes lazily, on a request: the wait stops at its deadline,
         and the caller's next read resolves it.
         """
         deadline = get_game(record.game_type).deadline(record.state)
-        if deadline is not None and record.status == "active":
-            seconds = max(0.0, min(seconds, deadline - self.clock() + 0.01))
-        arrived = self.store.wait_for_events(record.id, after, seconds)
-        if not arrived and deadline is not None and self.clock() >= deadline:
-            return self._fresh(record.id).seq > after
-        return arrived
+        if deadline is not None and record.status == "active" and deadline > self.clock():
+            seconds = min(seconds, deadline - self.clock() + 0.01)
+        changed = self.store.wait_for_change(record.id, record.rev, seconds)
+        if not changed and deadline is not None and self.clock() >= deadline:
+            return self._fresh(record.id).seq > record.seq
+        return changed
 
     # --- acting -------------------------------------------------------------------------
 
@@ -333,17 +334,16 @@ class Tables:
                 raise PreconditionFailed()
             game = get_game(record.game_type)
             now = self.clock()
-            events = self._expire(record, game, now)
+            ms = steps.time_for(record, now)
+            self._expire(record, game, ms)
             if record.status == "waiting":
                 raise StateConflict("the game waits for players to join", "game-not-started")
             if record.status == "finished":
                 raise GameOver("the game is over")
             before = record.seq
-            engine_events = game.apply(record.state, seat, action, now)
-            record.version += 1
-            events += [self._event(record, event, actor=seat) for event in engine_events]
-            events += self._run_bots(record, game, now)
-            self._settle(record, game, now)
+            events = steps.act(record, game, seat, action, ms)
+            events += self._run_bots(record, game, ms)
+            record.updated_at = now
             response = {
                 "version": record.version,
                 "events": [
@@ -361,7 +361,7 @@ class Tables:
                 else None
             )
             try:
-                self.store.commit(record, events, idempotency=stored_response)
+                self.store.commit(record, idempotency=stored_response)
             except Conflict:
                 continue
             return ActionOutcome(200, response)
@@ -381,32 +381,29 @@ class Tables:
             record = self._load(game_id).record
             game = get_game(record.game_type)
             now = self.clock()
-            events = self._expire(record, game, now)
-            if not events:
+            if not self._expire(record, game, steps.time_for(record, now)):
                 return record
+            record.updated_at = now
             try:
-                self.store.commit(record, events)
+                self.store.commit(record)
             except Conflict:
                 continue
             return record
         raise Conflict(game_id)
 
-    def _expire(self, record: GameRecord, game: Game, now: float) -> list[dict[str, Any]]:
+    def _expire(self, record: GameRecord, game: Game, ms: int) -> list[dict[str, Any]]:
+        """Resolve a passed reaction deadline (lazily, MT-14), and let bots answer."""
         if record.status != "active":
             return []
         deadline = game.deadline(record.state)
-        if deadline is None or now < deadline:
+        if deadline is None or ms / 1000 < deadline:
             return []
-        engine_events = game.advance(record.state, now)
-        if not engine_events:
-            return []
-        record.version += 1
-        events = [self._event(record, event) for event in engine_events]
-        events += self._run_bots(record, game, now)
-        self._settle(record, game, now)
+        events = steps.expire(record, game, ms)
+        if events:
+            events += self._run_bots(record, game, ms)
         return events
 
-    def _run_bots(self, record: GameRecord, game: Game, now: float) -> list[dict[str, Any]]:
+    def _run_bots(self, record: GameRecord, game: Game, ms: int) -> list[dict[str, Any]]:
         """Play every bot seat that is to act, until a person must act or the game ends."""
         events: list[dict[str, Any]] = []
         bot_seats = {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
@@ -417,25 +414,8 @@ class Tables:
             policy = get_policy(record.seats[seat]["bot"], record.game_type)
             rng = random.Random(f"{record.seed}:{record.version}:{seat}")
             action = choose(game, record.state, seat, policy, rng)
-            engine_events = game.apply(record.state, seat, action, now)
-            record.version += 1
-            events += [self._event(record, event, actor=seat) for event in engine_events]
-        self._settle(record, game, now)
+            events += steps.act(record, game, seat, action, ms)
         return events
-
-    def _settle(self, record: GameRecord, game: Game, now: float) -> None:
-        record.updated_at = now
-        if record.status == "active" and game.result(record.state) is not None:
-            record.status = "finished"
-
-    def _event(
-        self, record: GameRecord, event: dict[str, Any], actor: int | None = None
-    ) -> dict[str, Any]:
-        record.seq += 1
-        stamped = {"seq": record.seq, "version": record.version, **event}
-        if actor is not None and "actor" not in stamped:
-            stamped["actor"] = actor
-        return stamped
 
     def _authenticate(self, record: GameRecord, token: str | None) -> int:
         if not token:

@@ -17,7 +17,8 @@ from typing import Any
 import redis
 
 from cardroom.games import get_game
-from cardroom.store.games import GameRecord, events_key, game_key
+from cardroom.steps import Replay
+from cardroom.store.games import GameRecord, game_key
 
 STAMPS = ("seq", "version", "actor")
 
@@ -32,14 +33,16 @@ class Accepted:
 
 
 def stored_game(redis_url: str, game_id: str) -> tuple[GameRecord, list[dict[str, Any]]]:
-    """The game's record and its full (unredacted) event log, as Redis holds them."""
+    """The game's record and its full (unredacted) event log, rebuilt from the stored log."""
     client = redis.Redis.from_url(redis_url)
     try:
         record = GameRecord.from_hash(game_id, client.hgetall(game_key(game_id)))
-        entries = client.xrange(events_key(game_id), "-", "+")
     finally:
         client.close()
-    return record, [json.loads(fields[b"e"]) for _, fields in entries]
+    replay = Replay(record)
+    replay.advance(record.log_lines())
+    assert replay.record.state == record.state, "the log does not replay to the stored state"
+    return record, replay.events
 
 
 def check_event_log(events: list[dict[str, Any]], final_version: int) -> None:

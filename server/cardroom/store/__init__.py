@@ -14,7 +14,7 @@ def connect(settings: Settings) -> GameStore:
     """A store over two connection pools sized for one worker's concurrency.
 
     Ordinary commands use a short socket timeout, so an outage is noticed fast; event
-    long-polls block in Redis (XREAD BLOCK) and use a pool whose timeout outlasts the
+    long-polls wait on a subscription (SUBSCRIBE) and use a pool whose timeout outlasts the
     longest allowed wait.
     """
     if not settings.redis_url:
@@ -43,5 +43,4 @@ def connect(settings: Settings) -> GameStore:
         blocking,
         ttl_seconds=settings.game_ttl_seconds,
         idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
-        event_retention=settings.event_retention,
     )

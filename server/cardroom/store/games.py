@@ -3,12 +3,19 @@
 Every key of a game carries the hash tag of its id, so one game lives in one cluster slot:
 
 - ``cardroom:game:{ID}``          hash: ``rev`` (write counter), ``rec`` (the record as JSON),
-                                  ``t<seat>`` (SHA-256 of the seat's token)
-- ``cardroom:game:{ID}:events``   stream, entry id ``<seq>-0``, field ``e`` (the full event)
+                                  ``t<seat>`` (SHA-256 of the seat's token), ``log`` (the
+                                  game's log, zlib-compressed) and ``tail`` (its newest
+                                  entries, one JSON array a line, not yet compressed)
 - ``cardroom:game:{ID}:idem:<h>`` a stored action response, for Idempotency-Key retries
 
-Every write is one Lua compare-and-set on ``rev``: record, token, events and idempotency
-record land together or not at all. A stale ``rev`` is refused, never merged.
+Events are not stored: the log (``cardroom.steps``) rebuilds them. It takes a few hundred
+bytes where the events took tens of kilobytes (docs/benchmarks.md). New entries are appended
+to ``tail`` by the commit script; every ``SEAL_AFTER`` entries the writer folds the tail into
+``log``, so an action neither re-compresses the whole log nor keeps it all uncompressed.
+
+Every write is one Lua compare-and-set on ``rev``: record, log, token and idempotency
+record land together or not at all. A stale ``rev`` is refused, never merged. A write
+publishes the new ``rev`` on ``cardroom:game:{ID}:changed``, which wakes event long-polls.
 ``cardroom:{index}:games`` (a sorted set, by a creation counter) indexes games for listing;
 it is maintained beside the game (another slot), and entries of expired games are dropped
 lazily.
@@ -19,8 +26,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import time
 import zlib
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +37,8 @@ import redis
 # tag, one cluster slot for both keys).
 INDEX_KEY = "cardroom:{index}:games"
 INDEX_COUNTER_KEY = "cardroom:{index}:counter"
+# Log entries kept uncompressed before the writer folds them into the compressed log.
+SEAL_AFTER = 16
 
 _INDEX = """
 local n = redis.call('INCR', KEYS[2])
@@ -37,6 +46,9 @@ redis.call('ZADD', KEYS[1], n, ARGV[1])
 return n
 """
 
+# KEYS: game hash, idempotency key (or the game hash again).
+# ARGV: 1 rev read ('' to create), 2 record JSON, 3 TTL, 4 idempotency value or '',
+# 5 its TTL, 6 token field or '', 7 token hash, 8 sealed log or '', 9 entries to append or ''.
 _COMMIT = """
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if ARGV[1] == '' then
@@ -48,16 +60,19 @@ elseif rev ~= ARGV[1] then
   return -1
 end
 local new = tonumber(rev) + 1
--- Events first: Redis does not undo a script that fails halfway, and a record must never
--- be written without its events.
-for i = 9, #ARGV, 2 do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], ARGV[i], 'e', ARGV[i + 1])
+if ARGV[8] ~= '' then
+  redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2], 'log', ARGV[8], 'tail', ARGV[9])
+elseif ARGV[9] ~= '' then
+  local tail = redis.call('HGET', KEYS[1], 'tail')
+  if tail and tail ~= '' then tail = tail .. '\\n' .. ARGV[9] else tail = ARGV[9] end
+  redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2], 'tail', tail)
+else
+  redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2])
 end
-redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2])
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[6], ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
-if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5]) end
+if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[5]) end
+redis.call('PUBLISH', KEYS[1] .. ':changed', new)
 return new
 """
 
@@ -84,8 +99,8 @@ def game_key(game_id: str) -> str:
     return f"cardroom:game:{{{game_id}}}"
 
 
-def events_key(game_id: str) -> str:
-    return f"{game_key(game_id)}:events"
+def changes_channel(game_id: str) -> str:
+    return f"{game_key(game_id)}:changed"
 
 
 def idempotency_key(game_id: str, token: str, key: str) -> str:
@@ -110,8 +125,25 @@ class GameRecord:
     seq: int = 0
     created_at: float = 0.0
     updated_at: float = 0.0
+    # The time of the last timed log entry, in whole ms (cardroom.steps).
+    logged_ms: int = 0
     rev: int = 0
     token_hashes: dict[int, str] = field(default_factory=dict)
+    # The log as loaded (compressed part, uncompressed newest lines) and entries to append.
+    log_sealed: bytes = b""
+    log_tail: bytes = b""
+    pending: list[str] = field(default_factory=list)
+
+    def log(self, entry: list[Any]) -> None:
+        """Add an entry to the game's log; it is written with the record."""
+        self.pending.append(json.dumps(entry, separators=(",", ":")))
+
+    def log_lines(self) -> list[bytes]:
+        """Every stored entry of the log, oldest first, as JSON lines (pending ones aside)."""
+        lines = zlib.decompress(self.log_sealed).split(b"\n") if self.log_sealed else []
+        if self.log_tail:
+            lines += self.log_tail.split(b"\n")
+        return lines
 
     def to_json(self) -> str:
         return json.dumps(
@@ -127,6 +159,7 @@ class GameRecord:
                 "seq": self.seq,
                 "created_at": self.created_at,
                 "updated_at": self.updated_at,
+                "logged_ms": self.logged_ms,
             },
             separators=(",", ":"),
         )
@@ -139,7 +172,14 @@ class GameRecord:
             for name, value in ((k.decode(), v) for k, v in data.items())
             if name.startswith("t") and name[1:].isdigit()
         }
-        return cls(id=game_id, rev=int(data[b"rev"]), token_hashes=tokens, **body)
+        return cls(
+            id=game_id,
+            rev=int(data[b"rev"]),
+            token_hashes=tokens,
+            log_sealed=data.get(b"log", b""),
+            log_tail=data.get(b"tail", b""),
+            **body,
+        )
 
     def seat_for_token(self, token: str) -> int | None:
         """The seat whose token this is, compared in constant time against every seat."""
@@ -165,13 +205,11 @@ class GameStore:
         *,
         ttl_seconds: int,
         idempotency_ttl_seconds: int,
-        event_retention: int,
     ):
         self.client = client
         self.blocking_client = blocking_client or client
         self.ttl_seconds = ttl_seconds
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
-        self.event_retention = event_retention
         self._commit = client.register_script(_COMMIT)
         self._index = client.register_script(_INDEX)
 
@@ -196,17 +234,16 @@ class GameStore:
     def commit(
         self,
         record: GameRecord,
-        events: Iterable[dict[str, Any]] = (),
         *,
         create: bool = False,
         token: tuple[int, str] | None = None,
         idempotency: tuple[str, dict[str, Any]] | None = None,
     ) -> None:
-        """Write the record, its new events, a token hash and a stored response, or nothing.
+        """Write the record, its new log entries, a token hash and a stored response, or nothing.
 
-        ``events`` must already carry their ``seq``; ``record.seq`` is the last of them.
         Raises Conflict if the game changed since ``record.rev`` was read, Gone if it expired.
         """
+        sealed, appended = self._log_update(record)
         args: list[Any] = [
             "" if create else record.rev,
             record.to_json(),
@@ -215,39 +252,59 @@ class GameStore:
             self.idempotency_ttl_seconds,
             f"t{token[0]}" if token else "",
             hash_token(token[1]) if token else "",
-            self.event_retention,
+            sealed,
+            appended,
         ]
-        for event in events:
-            args += [f"{event['seq']}-0", json.dumps(event, separators=(",", ":"))]
-        keys = [
-            game_key(record.id),
-            events_key(record.id),
-            idempotency[0] if idempotency else game_key(record.id),
-        ]
+        keys = [game_key(record.id), idempotency[0] if idempotency else game_key(record.id)]
         result = self._commit(keys=keys, args=args)
         if result == -1:
             raise Conflict(record.id)
         if result == -2:
             raise Gone(record.id)
         record.rev = int(result)
+        record.pending.clear()
         if create:
             self._index(keys=[INDEX_KEY, INDEX_COUNTER_KEY], args=[record.id])
 
-    def events_after(self, game_id: str, after: int, limit: int) -> list[dict[str, Any]]:
-        entries = self.client.xrange(events_key(game_id), min=f"({after}-0", max="+", count=limit)
-        return [json.loads(fields[b"e"]) for _, fields in entries]
+    @staticmethod
+    def _log_update(record: GameRecord) -> tuple[bytes, str]:
+        """(a new sealed log or b"", the entries to append to the tail or "")."""
+        if not record.pending:
+            return b"", ""
+        tail_lines = record.log_tail.count(b"\n") + 1 if record.log_tail else 0
+        if tail_lines + len(record.pending) < SEAL_AFTER:
+            return b"", "\n".join(record.pending)
+        lines = record.log_lines() + [line.encode() for line in record.pending]
+        return zlib.compress(b"\n".join(lines), 6), ""
 
-    def wait_for_events(self, game_id: str, after: int, seconds: float) -> bool:
-        """Block in Redis (XREAD BLOCK) until an event after ``after`` exists or time passes.
+    def wait_for_change(self, game_id: str, rev: int, seconds: float) -> bool:
+        """Wait until the game is written after ``rev`` (a PUBLISH of the commit script), or
+        ``seconds`` pass. True if it was.
 
-        True if there is one.
+        Subscribed before looking again, so a write in between is never missed.
         """
         if seconds <= 0:
             return False
-        found = self.blocking_client.xread(
-            {events_key(game_id): f"{after}-0"}, count=1, block=max(1, int(seconds * 1000))
-        )
-        return bool(found)
+        pubsub = self.blocking_client.pubsub()
+        try:
+            pubsub.subscribe(changes_channel(game_id))
+            ends = time.monotonic() + seconds
+            subscribed = False
+            while not subscribed and (left := ends - time.monotonic()) > 0:
+                message = pubsub.get_message(timeout=left)
+                subscribed = message is not None and message["type"] == "subscribe"
+            if not subscribed:
+                return False
+            current = self.client.hget(game_key(game_id), "rev")
+            if current is None or int(current) != rev:
+                return True
+            while (left := ends - time.monotonic()) > 0:
+                message = pubsub.get_message(timeout=left)
+                if message is not None and message["type"] == "message":
+                    return True
+            return False
+        finally:
+            pubsub.close()
 
     def list_ids(self, before: int | None, count: int) -> list[tuple[str, int]]:
         """Game ids with their places in the index, newest first, placed before ``before``."""
