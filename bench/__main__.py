@@ -377,12 +377,12 @@ def render(report: dict[str, Any]) -> str:
                 [
                     f"{row['game_type']} {row['players']}p",
                     f"{active['total']:,.0f}",
-                    f"{active['hash']:,.0f}",
-                    f"{active['events']:,.0f}",
                     f"{active['rec_json']:,.0f}",
+                    f"{active['log_bytes']:,.0f}",
+                    f"{active['log_entries']:.0f}",
                     f"{active['events_count']:.0f}",
                     f"{finished['total']:,.0f}",
-                    f"{finished['events']:,.0f}",
+                    f"{finished['log_bytes']:,.0f}",
                     f"{finished['events_count']:.0f}",
                 ]
             )
@@ -391,12 +391,12 @@ def render(report: dict[str, Any]) -> str:
                 [
                     "storage (Redis MEMORY USAGE)",
                     "active B",
-                    "hash",
-                    "events",
                     "rec JSON",
+                    "log B",
+                    "log#",
                     "events#",
                     "finished B",
-                    "events",
+                    "log B",
                     "events#",
                 ],
                 rows,

@@ -17,7 +17,8 @@ import redis
 from bench import loadgen, plans, servers
 from cardroom.bots import next_bot_seat
 from cardroom.games import get_game
-from cardroom.store.games import INDEX_KEY, events_key, game_key
+from cardroom.steps import Replay
+from cardroom.store.games import INDEX_KEY, GameRecord, game_key
 
 FLOOR_APP = "bench.floor_app:create_app()"
 FLOOR_KEYS = 1000
@@ -215,96 +216,54 @@ def view(ctx: Context, server: servers.Server, game_type: str) -> dict[str, Any]
 
 
 def game_bytes(client: redis.Redis, game_id: str) -> dict[str, int]:
-    """MEMORY USAGE (every element sampled) of each key of one game."""
+    """MEMORY USAGE (every element sampled) of each key of one game, and what its hash holds."""
     idem = list(client.scan_iter(match=f"{game_key(game_id)}:idem:*", count=1000))
     parts = {
         "hash": client.memory_usage(game_key(game_id), samples=0) or 0,
-        "events": client.memory_usage(events_key(game_id), samples=0) or 0,
         "idempotency": sum(client.memory_usage(key, samples=0) or 0 for key in idem),
     }
     parts["total"] = sum(parts.values())
-    parts["rec_json"] = len(client.hget(game_key(game_id), "rec") or b"")
-    parts["events_count"] = client.xlen(events_key(game_id))
+    data = client.hgetall(game_key(game_id))
+    record = GameRecord.from_hash(game_id, data)
+    parts["rec_json"] = len(data.get(b"rec", b""))
+    parts["log_bytes"] = len(data.get(b"log", b"")) + len(data.get(b"tail", b""))
+    parts["log_entries"] = len(record.log_lines())
+    parts["events_count"] = record.seq
     return parts
 
 
-def layouts(client: redis.Redis, game_id: str, log: list[Any] | None = None) -> dict[str, int]:
-    """What one game's keys would take in other layouts (bytes, MEMORY USAGE), built in
-    scratch keys from its real events and record: the expected saving of each change."""
-    entries = client.xrange(events_key(game_id))
-    events = [json.loads(fields[b"e"]) for _, fields in entries]
+def layouts(client: redis.Redis, game_id: str) -> dict[str, int]:
+    """What one game would take in other layouts (bytes, MEMORY USAGE), built in scratch keys
+    from its real record and log: the layout before the log, and levers not pulled yet."""
     data = client.hgetall(game_key(game_id))
+    record = GameRecord.from_hash(game_id, data)
+    replay = Replay(record)
+    replay.advance(record.log_lines())
     scratch = "bench:scratch"
-    client.delete(*[f"{scratch}:{n}" for n in range(8)])
-    out: dict[str, int] = {
-        "now: hash": client.memory_usage(game_key(game_id), samples=0) or 0,
-        "now: events stream": client.memory_usage(events_key(game_id), samples=0) or 0,
-        "events JSON bytes (payload only)": sum(len(fields[b"e"]) for _, fields in entries),
-    }
-    by_version: dict[int, list[dict[str, Any]]] = {}
-    for event in events:
-        by_version.setdefault(event["version"], []).append(event)
+    client.delete(*[f"{scratch}:{n}" for n in range(4)])
 
     def compact(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":")).encode()
 
-    # one stream entry per commit (a JSON array), instead of one per event
-    for index, (_version, group) in enumerate(sorted(by_version.items())):
-        client.xadd(f"{scratch}:0", {"e": compact(group)}, id=f"{index + 1}-0")
-        client.xadd(f"{scratch}:1", {"e": zlib.compress(compact(group))}, id=f"{index + 1}-0")
-    out["events: stream, one entry per commit"] = client.memory_usage(f"{scratch}:0", samples=0)
-    out["events: stream, one zlib entry per commit"] = client.memory_usage(
-        f"{scratch}:1", samples=0
+    out: dict[str, int] = {"now: the game's hash (record, log, tokens)": 0}
+    out["now: the game's hash (record, log, tokens)"] = (
+        client.memory_usage(game_key(game_id), samples=0) or 0
     )
-    # per event, without what the entry id already says (seq) or the commit repeats (version)
-    for event in events:
-        slim = {k: v for k, v in event.items() if k not in ("seq", "version")}
-        client.xadd(f"{scratch}:2", {"e": compact(slim)}, id=f"{event['seq']}-0")
-    out["events: stream, no seq/version fields"] = client.memory_usage(f"{scratch}:2", samples=0)
-    # a stream whose nodes are preallocated smaller (Redis setting stream-node-max-bytes)
-    node_bytes = client.config_get("stream-node-max-bytes")["stream-node-max-bytes"]
-    client.config_set("stream-node-max-bytes", 1024)
-    try:
-        for _, fields in entries:
-            client.xadd(f"{scratch}:7", {"e": fields[b"e"]})
-        out["events: stream, stream-node-max-bytes 1024"] = client.memory_usage(
-            f"{scratch}:7", samples=0
-        )
-    finally:
-        client.config_set("stream-node-max-bytes", node_bytes)
-    # a list instead of a stream (no XREAD BLOCK then: long-polls need another wake-up)
-    client.rpush(f"{scratch}:2l", *[fields[b"e"] for _, fields in entries])
-    out["events: list, one element per event"] = client.memory_usage(f"{scratch}:2l", samples=0)
-    client.rpush(
-        f"{scratch}:3l",
-        *[zlib.compress(compact(group)) for _, group in sorted(by_version.items())],
+    out["now: the log (zlib part + tail), bytes"] = len(data.get(b"log", b"")) + len(
+        data.get(b"tail", b"")
     )
-    out["events: list, one zlib element per commit"] = client.memory_usage(
-        f"{scratch}:3l", samples=0
+    # The layout before the log: every event in a stream, one entry each.
+    for event in replay.events:
+        client.xadd(f"{scratch}:0", {"e": compact(event)}, id=f"{event['seq']}-0")
+    out["before: events stream, one entry per event"] = (
+        client.memory_usage(f"{scratch}:0", samples=0) or 0
     )
-    client.delete(f"{scratch}:2l", f"{scratch}:3l")
-    if log:
-        # The action log alone (events re-derived by replaying the engine from the seed)
-        client.rpush(f"{scratch}:4l", *[compact(step) for step in log])
-        out["action log: list, one [seat, action] per action"] = client.memory_usage(
-            f"{scratch}:4l", samples=0
-        )
-        client.set(f"{scratch}:5l", zlib.compress(compact(log)))
-        out["action log: one zlib string"] = client.memory_usage(f"{scratch}:5l", samples=0)
-        client.delete(f"{scratch}:4l", f"{scratch}:5l")
-    # every event of the game as one zlib-compressed string (a lower bound)
-    client.set(f"{scratch}:3", zlib.compress(compact(events)))
-    out["events: all in one zlib string"] = client.memory_usage(f"{scratch}:3", samples=0)
-    # the record as its own string key, the rest of the hash small enough for a listpack
-    client.set(f"{scratch}:4", data[b"rec"])
-    small = {key: value for key, value in data.items() if key != b"rec"}
-    client.hset(f"{scratch}:5", mapping=small)  # type: ignore[arg-type]
-    out["record: rec as a string key + small hash"] = (
-        client.memory_usage(f"{scratch}:4", samples=0) or 0
-    ) + (client.memory_usage(f"{scratch}:5", samples=0) or 0)
-    client.set(f"{scratch}:6", zlib.compress(data[b"rec"]))
-    out["record: rec zlib-compressed string"] = client.memory_usage(f"{scratch}:6", samples=0)
-    client.delete(*[f"{scratch}:{n}" for n in range(8)])
+    out["events JSON bytes (payload only)"] = sum(len(compact(e)) for e in replay.events)
+    client.set(f"{scratch}:1", zlib.compress(compact(replay.events)))
+    out["events: all in one zlib string"] = client.memory_usage(f"{scratch}:1", samples=0) or 0
+    client.set(f"{scratch}:2", zlib.compress(data[b"rec"]))
+    out["record: rec zlib-compressed string"] = client.memory_usage(f"{scratch}:2", samples=0) or 0
+    client.delete(*[f"{scratch}:{n}" for n in range(4)])
     return {key: int(value or 0) for key, value in out.items()}
 
 
@@ -328,9 +287,7 @@ def storage(ctx: Context) -> dict[str, Any]:
                 plans.fast_forward(tables, seated, len(plan.steps) // 2)
                 active.append(game_bytes(ctx.client, seated.id))
                 if players == 4 and game_type not in alternatives:
-                    alternatives[game_type] = layouts(
-                        ctx.client, seated.id, [list(step) for step in plan.steps[: seated.done]]
-                    )
+                    alternatives[game_type] = layouts(ctx.client, seated.id)
                 plans.fast_forward(tables, seated, len(plan.steps) - seated.done)
                 finished.append(game_bytes(ctx.client, seated.id))
             rows.append(
@@ -385,7 +342,7 @@ def _wait_aof_rewrite(client: redis.Redis) -> None:
 
 def fill(ctx: Context, total: int) -> dict[str, Any]:
     """Bring Redis to ``total`` stored games: copies (DUMP/RESTORE) of real games, half of
-    them halfway through, half finished, each with its events, TTL and index entry."""
+    them halfway through, half finished, each with its log, TTL and index entry."""
     tables = plans.tables_for(ctx.redis_url)
     templates = []
     for game_type in GAME_TYPES:
@@ -393,12 +350,7 @@ def fill(ctx: Context, total: int) -> dict[str, Any]:
             seated = plans.seat(tables, plan)
             steps = len(plan.steps) if len(templates) % 2 else len(plan.steps) // 2
             plans.fast_forward(tables, seated, steps)
-            templates.append(
-                (
-                    ctx.client.dump(game_key(seated.id)),
-                    ctx.client.dump(events_key(seated.id)),
-                )
-            )
+            templates.append(ctx.client.dump(game_key(seated.id)))
     ttl_ms = tables.store.ttl_seconds * 1000
     missing = total - ctx.client.zcard(INDEX_KEY)
     started = time.perf_counter()
@@ -409,9 +361,7 @@ def fill(ctx: Context, total: int) -> dict[str, Any]:
         ids = {}
         for _ in range(min(batch, missing - made)):
             game_id = secrets.token_urlsafe(9)
-            record, events = templates[made % len(templates)]
-            pipe.restore(game_key(game_id), ttl_ms, record, replace=True)
-            pipe.restore(events_key(game_id), ttl_ms, events, replace=True)
+            pipe.restore(game_key(game_id), ttl_ms, templates[made % len(templates)], replace=True)
             ids[game_id] = time.time()
             made += 1
         pipe.zadd(INDEX_KEY, ids)
@@ -435,7 +385,7 @@ def unfill(ctx: Context, keep: set[str]) -> None:
     for start in range(0, len(drop), 1000):
         chunk = drop[start : start + 1000]
         pipe = ctx.client.pipeline(transaction=False)
-        pipe.unlink(*[game_key(g) for g in chunk], *[events_key(g) for g in chunk])
+        pipe.unlink(*[game_key(g) for g in chunk])
         pipe.zrem(INDEX_KEY, *chunk)
         pipe.execute()
     _wait_aof_rewrite(ctx.client)

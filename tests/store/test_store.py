@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import random
 
 import pytest
 import redis
@@ -63,3 +64,24 @@ def test_a_stale_revision_is_refused_and_changes_nothing(client, app):
     with pytest.raises(Conflict):
         store.commit(second)
     assert store.load(game_id).record.updated_at == first.updated_at
+
+
+def test_a_game_is_one_hash_holding_its_log_and_its_events_are_rebuilt_from_it(client, raw):
+    """No event is stored: the log (a few hundred bytes) rebuilds every one (cardroom.steps)."""
+    game_id, tokens = new_table(client, "mr-toast", 4, seed=3)
+    choices = random.Random(3)
+    for _ in range(40):
+        seat = view(client, game_id)["awaiting"][0]
+        action = choices.choice(view(client, game_id, tokens[seat])["legal_actions"])
+        answer = client.post(
+            f"/v1/games/{game_id}/actions", json=action, headers=auth(tokens[seat])
+        )
+        assert answer.status_code == 200
+    assert game_keys(raw, game_id) == [game_key(game_id).encode()]
+    stored = raw.hgetall(game_key(game_id))
+    assert set(stored) <= {b"rev", b"rec", b"log", b"tail", *[f"t{s}".encode() for s in range(4)]}
+    assert b"log" in stored, "40 actions: the oldest entries are compressed"
+    assert len(stored.get(b"log", b"")) + len(stored.get(b"tail", b"")) < 1500
+    events = client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[0])).get_json()
+    assert [event["seq"] for event in events["events"]] == list(range(1, events["last_seq"] + 1))
+    assert events["last_seq"] > 40

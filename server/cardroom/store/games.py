@@ -263,6 +263,11 @@ class GameStore:
             raise Gone(record.id)
         record.rev = int(result)
         record.pending.clear()
+        if sealed:
+            record.log_sealed, record.log_tail = sealed, b""
+        elif appended:
+            added = appended.encode()
+            record.log_tail = record.log_tail + b"\n" + added if record.log_tail else added
         if create:
             self._index(keys=[INDEX_KEY, INDEX_COUNTER_KEY], args=[record.id])
 
