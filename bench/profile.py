@@ -275,55 +275,23 @@ def pieces(app: Any, tables: Any, seated: plans.Seated) -> dict[str, float]:
     return out
 
 
-# The store's compare-and-set with all of a commit's events in ONE stream entry (a JSON
-# array): a bench-only copy of cardroom.store.games._COMMIT, to price that change.
-ONE_XADD_COMMIT = """
-local rev = redis.call('HGET', KEYS[1], 'rev')
-if rev ~= ARGV[1] then return -1 end
-local new = tonumber(rev) + 1
-redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2])
-if ARGV[9] then
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], ARGV[9], 'e', ARGV[10])
-end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-return new
-"""
-
-
 def commit_timings(tables: Any, seated: plans.Seated) -> dict[str, float]:
-    """The write of one action as the store does it, and cheaper shapes of it (µs)."""
+    """The write of one action as the store does it, against a plain HSET (µs)."""
     store = tables.store
     client = store.client
     fresh = plans.seat(tables, seated.plan)
     record = store.load(fresh.id).record
-    events = [{"type": "bench", "seat": n % 4, "turn": n, "actor": 0} for n in range(3)]
 
-    def stamped() -> list[dict[str, Any]]:
-        out = []
-        for event in events:
-            record.seq += 1
-            out.append({"seq": record.seq, "version": record.version, **event})
-        return out
-
-    one_xadd = client.register_script(ONE_XADD_COMMIT)
-
-    def one_entry() -> None:
-        batch = stamped()
-        args = [record.rev, record.to_json(), store.ttl_seconds, "", "", "", "", 10_000]
-        args += [f"{batch[-1]['seq']}-0", json.dumps(batch, separators=(",", ":"))]
-        keys = [game_key(record.id), f"{game_key(record.id)}:events", game_key(record.id)]
-        record.rev = int(one_xadd(keys=keys, args=args))
+    def one_action() -> None:
+        record.log([0, {"type": "end_turn"}, 1500])
+        store.commit(record)
 
     def hset_only() -> None:
         client.hset(game_key(record.id), mapping={"rev": record.rev, "rec": record.to_json()})
 
     return {
-        "store.commit (EVALSHA: HSET + 3 XADD + EXPIREs)": timeit(
-            lambda: store.commit(record, stamped())
-        ),
-        "same, all 3 events in one XADD entry  [bench-only script]": timeit(one_entry),
-        "plain HSET rev+rec (no Lua, no events)": timeit(hset_only),
+        "store.commit (EVALSHA: CAS, HSET rec + log tail, EXPIRE, PUBLISH)": timeit(one_action),
+        "plain HSET rev+rec (no Lua, no log)": timeit(hset_only),
     }
 
 

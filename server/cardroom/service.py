@@ -313,10 +313,12 @@ class Tables:
         if_match: set[str] | None = None,
         idempotency: str | None = None,
     ) -> ActionOutcome:
-        body_digest = hashlib.sha256(
-            json.dumps(action, sort_keys=True, separators=(",", ":")).encode()
-        ).hexdigest()
-        idem_key = idempotency_key(game_id, token or "", idempotency) if idempotency else None
+        idem_key = body_digest = None
+        if idempotency:
+            idem_key = idempotency_key(game_id, token or "", idempotency)
+            body_digest = hashlib.sha256(
+                json.dumps(action, sort_keys=True, separators=(",", ":")).encode()
+            ).hexdigest()
         for _ in range(MAX_ATTEMPTS):
             loaded = self._load(game_id, idem_key)
             record = loaded.record

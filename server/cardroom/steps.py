@@ -17,12 +17,13 @@ that is what makes a timed rule (MT-14's reaction deadline) replay exactly.
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+import orjson
 
 from cardroom.games import get_game
 from cardroom.games.base import Action, Event, Game
-from cardroom.store.games import GameRecord
+from cardroom.store.games import GameRecord, dump_json
 
 JOINED = "j"
 EXPIRED = "x"
@@ -79,8 +80,8 @@ class Replay:
     def __init__(self, stored: GameRecord):
         self.game = get_game(stored.game_type)
         # The state as the engine first dealt it, in its stored (JSON) form, as live play had it.
-        state = json.loads(
-            json.dumps(self.game.new_game(stored.players, stored.options, stored.seed))
+        state = orjson.loads(
+            dump_json(self.game.new_game(stored.players, stored.options, stored.seed))
         )
         self.record = GameRecord(
             id=stored.id,
@@ -108,7 +109,7 @@ class Replay:
         """Apply the entries not applied yet (``entries`` is the whole log, decoded or not)."""
         for entry in entries[self.applied :]:
             if isinstance(entry, bytes | str):
-                entry = json.loads(entry)
+                entry = orjson.loads(entry)
             self.events += self._apply(entry)
             self.record.pending.clear()
             self.applied += 1

@@ -85,3 +85,19 @@ def test_a_game_is_one_hash_holding_its_log_and_its_events_are_rebuilt_from_it(c
     events = client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[0])).get_json()
     assert [event["seq"] for event in events["events"]] == list(range(1, events["last_seq"] + 1))
     assert events["last_seq"] > 40
+
+
+def test_an_integer_beyond_64_bits_in_an_action_gets_a_problem_never_a_500(client):
+    """Records and logs are written with orjson, which refuses such integers (the store falls
+    back to the stdlib); the engine refuses the field first, and nothing is written."""
+    game_id, tokens = new_table(client, "mr-toast", 2, seed=5)
+    seat = view(client, game_id)["awaiting"][0]
+    before = view(client, game_id, tokens[seat])
+    for extra in ({"note": 10**30}, {"target": 10**30}, {"card": 10**30}):
+        action = {**before["legal_actions"][0], **extra}
+        answer = client.post(
+            f"/v1/games/{game_id}/actions", json=action, headers=auth(tokens[seat])
+        )
+        assert answer.status_code == 422, answer.get_json()
+    assert view(client, game_id, tokens[seat])["version"] == before["version"]
+    assert client.get(f"/v1/games/{game_id}/events").status_code == 200
