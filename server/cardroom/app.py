@@ -9,6 +9,7 @@ from flask_smorest import Api
 
 from cardroom import __version__
 from cardroom.api import games, limits, observability, problems, system
+from cardroom.api.jsonio import JSONProvider
 from cardroom.config import Settings
 from cardroom.games import registry
 from cardroom.service import Tables
@@ -66,6 +67,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         CARDROOM_SETTINGS=settings,
     )
+    app.json = JSONProvider(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["cardroom.tables"] = Tables(store or connect(settings))
     observability.init_app(app, settings)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Response, current_app, g, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from cardroom.api.jsonio import dumps_bytes
 from cardroom.api.schemas import (
     ActionResultSchema,
     ActionSchema,
@@ -46,8 +46,7 @@ def tables() -> Tables:
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """A JSON answer from a dict that already has its documented shape."""
-    text = json.dumps(body, separators=(",", ":"))
-    return Response(text, status=status, headers=headers, mimetype="application/json")
+    return Response(dumps_bytes(body), status=status, headers=headers, mimetype="application/json")
 
 
 def bearer_token() -> str | None:
@@ -330,7 +329,7 @@ class EventStream(MethodView):
                     yield ": ping\n\n"
                 else:
                     seq, event = item
-                    yield f"id: {seq}\ndata: {json.dumps(event, separators=(',', ':'))}\n\n"
+                    yield f"id: {seq}\ndata: {dumps_bytes(event).decode()}\n\n"
 
         response = Response(stream_with_context(render()), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"
