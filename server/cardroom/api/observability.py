@@ -252,12 +252,17 @@ def _finish_request(response: Response, settings: Settings) -> Response:
             _count_action(accepted)
     if settings.request_log and access_log.isEnabledFor(logging.INFO):
         view_args = current.view_args or {}
-        access_log.info(
+        # access_log.info(...) but for findCaller's walk up the stack: this is the caller.
+        record = access_log.makeRecord(
+            access_log.name,
+            logging.INFO,
+            __file__,
+            sys._getframe().f_lineno,
             "%s %s %s",
-            method,
-            route,
-            status,
-            extra={
+            (method, route, status),
+            None,
+            "_finish_request",
+            {
                 "method": method,
                 "path": route,
                 "status": status,
@@ -267,6 +272,7 @@ def _finish_request(response: Response, settings: Settings) -> Response:
                 "client": current.remote_addr,
             },
         )
+        access_log.handle(record)
     return response
 
 
