@@ -275,8 +275,9 @@ class Actions(MethodView):
                 f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters", "Idempotency-Key"
             )
         if_match = None
-        if request.if_match and not request.if_match.star_tag:
-            if_match = set(request.if_match.as_set())
+        sent = request.if_match
+        if sent and not sent.star_tag:
+            if_match = set(sent.as_set())
         outcome = tables().act(game_id, bearer_token(), action, if_match, key)
         headers = (
             {"ETag": f'"{outcome.body["view"]["etag"]}"'}
