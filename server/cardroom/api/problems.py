@@ -6,9 +6,10 @@ import logging
 from typing import Any
 
 import redis
-from flask import Flask, Response, g, json, request
+from flask import Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException
 
+from cardroom.api.jsonio import COMPACT
 from cardroom.api.observability import count_redis_error
 from cardroom.games.base import InvalidOptions, RuleError
 from cardroom.service import (
@@ -103,7 +104,8 @@ def problem(
     if request_id:
         body["request_id"] = request_id
     body.update({key: value for key, value in extra.items() if value is not None})
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MEDIA_TYPE)
+    text = current_app.json.dumps(body, **COMPACT)
+    response = Response(text, status=status, mimetype=PROBLEM_MEDIA_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

@@ -1,0 +1,78 @@
+"""JSON out: orjson where it gives the stdlib's bytes, the stdlib (``json``) everywhere else.
+
+orjson encodes a view or an action answer about ten times faster than ``json.dumps``. For
+what cardroom answers (str, int, float, bool, None, lists and dicts with str keys, all
+ASCII) its output is byte for byte the stdlib's compact output (``separators=(",", ":")``,
+``ensure_ascii=True``). Where the two would differ, the stdlib encodes instead, so nothing
+changes on the wire:
+
+- text outside ASCII, and DEL (U+007F): the stdlib escapes them (``\\u00e9``), orjson does not;
+- integers beyond 64 bits, dict keys that are not strings, lone surrogates: orjson refuses;
+- datetimes and dataclasses: orjson has its own format (passed through, so it refuses);
+  other types it does not know go to the same ``default`` the stdlib would call.
+
+Floats print alike from 1e-4 to 1e16 (both the shortest repr); outside that range the
+exponent is spelt differently (``1e-5`` against ``1e-05``), the same number. A NaN would be
+``null`` rather than the stdlib's non-JSON ``NaN``. Decoding stays with the stdlib.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
+from flask.json.provider import DefaultJSONProvider
+
+_PASSTHROUGH = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+_COMPACT = (",", ":")
+COMPACT: dict[str, Any] = {"separators": _COMPACT}  # keyword arguments of a compact dumps
+
+
+def _orjson(obj: Any, default: Any = None, option: int = 0) -> bytes | None:
+    """orjson's bytes when they are the stdlib's (``ensure_ascii``), else None."""
+    try:
+        out = orjson.dumps(obj, default=default, option=_PASSTHROUGH | option)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return None
+    if out.isascii() and b"\x7f" not in out:
+        return out
+    return None
+
+
+def dumps_bytes(obj: Any) -> bytes:
+    """``json.dumps(obj, separators=(",", ":")).encode()``, fast."""
+    out = _orjson(obj)
+    if out is None:
+        return json.dumps(obj, separators=_COMPACT).encode()
+    return out
+
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's default provider (``app.json``), encoding with orjson when the result is the
+    same: JSON answers (``jsonify``, flask-smorest's responses; compact, as Flask answers when
+    not in debug mode) and ``dumps(obj, **COMPACT)``. Any other ``dumps`` (the stdlib's
+    spaced default, ``indent``…) is Flask's own.
+    """
+
+    def _fast(self, obj: Any) -> bytes | None:
+        if not self.ensure_ascii:
+            return None
+        option = orjson.OPT_SORT_KEYS if self.sort_keys else 0
+        return _orjson(obj, self.default, option)
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs == COMPACT:
+            out = self._fast(obj)
+            if out is not None:
+                return out.decode()
+        return super().dumps(obj, **kwargs)
+
+    def response(self, *args: Any, **kwargs: Any) -> Any:
+        if self.compact is False or (self.compact is None and self._app.debug):
+            return super().response(*args, **kwargs)  # indented
+        obj = self._prepare_response_obj(args, kwargs)
+        out = self._fast(obj)
+        if out is None:
+            out = super().dumps(obj, separators=_COMPACT).encode()
+        return self._app.response_class(out + b"\n", mimetype=self.mimetype)
