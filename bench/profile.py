@@ -305,17 +305,18 @@ def floor_app_for(url: str, blob: bytes) -> Any:
 
 
 def settings_variants() -> dict[str, dict[str, Any]]:
-    """Production defaults, and each optional per-request feature switched off (only the
-    settings this version of the server has)."""
+    """Production defaults, every request logged, and each optional per-request feature
+    switched off (only the settings this version of the server has)."""
     known = {field.name for field in dataclasses.fields(Settings)}
     wanted = {
         "production defaults": {},
-        "request log off": {"request_log": False},
+        "request log: all": {"request_log": "all"},
+        "request log off": {"request_log": "off"},
         "metrics off": {"metrics": False},
         "rate limits off": {"rate_limit_create": "off", "rate_limit_join": "off"},
     }
     variants = {name: o for name, o in wanted.items() if set(o) <= known}
-    everything = {key: value for o in list(variants.values())[1:] for key, value in o.items()}
+    everything = {key: value for o in list(variants.values())[2:] for key, value in o.items()}
     if everything:
         variants["all of these off"] = everything
     return variants

@@ -33,6 +33,22 @@ def _env_bool(name: str, default: bool) -> bool:
     raise ValueError(f"{name} must be on or off, not {raw!r}")
 
 
+REQUEST_LOG_MODES = ("all", "errors", "off")
+
+
+def _env_request_log(name: str, default: str) -> str:
+    """all, errors or off; on/off and their synonyms (the old boolean) still work."""
+    raw = os.environ.get(name)
+    if raw in (None, ""):
+        return default
+    value = raw.strip().lower()
+    value = {"1": "all", "true": "all", "yes": "all", "on": "all"}.get(value, value)
+    value = {"0": "off", "false": "off", "no": "off", "none": "off"}.get(value, value)
+    if value not in REQUEST_LOG_MODES:
+        raise ValueError(f"{name} must be all, errors or off, not {raw!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = ""
@@ -51,7 +67,9 @@ class Settings:
     # Proxies in front of the API whose X-Forwarded-For is trusted to name the client IP.
     trusted_proxies: int = 0
     log_level: str = "info"
-    request_log: bool = True
+    # The access log: a line for every request ("all"), only for those answered 4xx/5xx or
+    # slower than a second ("errors"), or none ("off").
+    request_log: str = "errors"
     metrics: bool = True
 
     @classmethod
@@ -73,7 +91,7 @@ class Settings:
             "rate_limit_storage": _env_str("CARDROOM_RATE_LIMIT_STORAGE", cls.rate_limit_storage),
             "trusted_proxies": _env_int("CARDROOM_TRUSTED_PROXIES", cls.trusted_proxies),
             "log_level": _env_str("CARDROOM_LOG_LEVEL", cls.log_level),
-            "request_log": _env_bool("CARDROOM_REQUEST_LOG", cls.request_log),
+            "request_log": _env_request_log("CARDROOM_REQUEST_LOG", cls.request_log),
             "metrics": _env_bool("CARDROOM_METRICS", cls.metrics),
         }
         known = {f.name for f in fields(cls)}

@@ -20,7 +20,9 @@ ROUTE_VIEW = "/v1/games/<game_id>/view"
 
 @pytest.fixture(scope="module")
 def logged_app(settings: Settings):
-    return create_app(Settings.from_env(redis_url=settings.redis_url, log_level="info"))
+    return create_app(
+        Settings.from_env(redis_url=settings.redis_url, log_level="info", request_log="all")
+    )
 
 
 def log_lines(text: str) -> list[dict[str, Any]]:
@@ -149,3 +151,31 @@ def test_metrics_add_up_across_gunicorn_workers(live_server):
         )
         assert response.status_code == 200
     assert scrape() == before + sent
+
+
+def test_by_default_only_failed_or_slow_requests_are_logged(settings, capsys):
+    """CARDROOM_REQUEST_LOG=errors (the default): a 4xx/5xx gets its line, a 200 does not."""
+    quiet = create_app(Settings.from_env(redis_url=settings.redis_url, log_level="info"))
+    assert quiet.config["CARDROOM_SETTINGS"].request_log == "errors"
+    client = quiet.test_client()
+    game = create_game(client, "mr-toast", 2)
+    capsys.readouterr()
+    assert (
+        client.get(f"/v1/games/{game['id']}", headers={"X-Request-ID": "ok-1"}).status_code == 200
+    )
+    assert (
+        client.get("/v1/games/nosuchgame", headers={"X-Request-ID": "missing-1"}).status_code == 404
+    )
+    lines = log_lines(capsys.readouterr().err)
+    assert [line["request_id"] for line in lines if line["logger"] == "cardroom.access"] == [
+        "missing-1"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("raw", "mode"),
+    [("on", "all"), ("all", "all"), ("errors", "errors"), ("off", "off"), ("false", "off")],
+)
+def test_the_request_log_setting_takes_modes_and_the_old_on_off(monkeypatch, raw, mode):
+    monkeypatch.setenv("CARDROOM_REQUEST_LOG", raw)
+    assert Settings.from_env().request_log == mode

@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from cardroom.api.observability import JsonFormatter
+from cardroom.app import create_app
+from cardroom.config import Settings
 from cardroom.games.exact_plays.engine import SHAPES
 
 from helpers import auth, card_ids, create_game, join_all
@@ -243,7 +245,15 @@ GAMES = [
 ]
 
 
-def test_random_games_show_no_secret_to_anyone_else(client, caplog):
+@pytest.fixture()
+def logging_client(settings: Settings):
+    """A client of an app that logs every request (CARDROOM_REQUEST_LOG=all)."""
+    app = create_app(Settings.from_env(redis_url=settings.redis_url, request_log="all"))
+    return app.test_client()
+
+
+def test_random_games_show_no_secret_to_anyone_else(logging_client, caplog):
+    client = logging_client
     caplog.set_level(logging.DEBUG)
     caplog.set_level(logging.DEBUG, logger="cardroom")
     scan = Scan()

@@ -3,9 +3,10 @@
 - Every request gets an id: the caller's ``X-Request-ID`` when it is sane (1-128 characters of
   ``A-Z a-z 0-9 . _ : -``), else a fresh one. It is returned in the ``X-Request-ID`` header, in
   problem details (``request_id``) and in every log line written while the request runs.
-- One JSON line per request on the ``cardroom.access`` logger: method, route template (never
-  the raw path or query), status, duration, request id, game id. Headers are never logged, so
-  neither is a seat token.
+- A JSON line per request on the ``cardroom.access`` logger (``CARDROOM_REQUEST_LOG``: every
+  request, or by default only those answered 4xx/5xx or slower than ``SLOW``): method, route
+  template (never the raw path or query), status, duration, request id, game id. Headers are
+  never logged, so neither is a seat token.
 - ``GET /metrics`` in the Prometheus text format. Under gunicorn the workers share their
   counters through ``PROMETHEUS_MULTIPROC_DIR`` (set up by ``cardroom.gunicorn_conf``), so any
   worker answers for all of them.
@@ -37,6 +38,8 @@ from prometheus_client import (
 from cardroom.config import Settings
 
 REQUEST_ID_HEADER = "X-Request-ID"
+# A request this slow is logged under CARDROOM_REQUEST_LOG=errors too.
+SLOW = 1.0
 _SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 UNMATCHED_ROUTE = "<unmatched>"
 _METHODS = {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
@@ -236,7 +239,8 @@ def _finish_request(response: Response, settings: Settings) -> Response:
         response.headers[REQUEST_ID_HEADER] = request_id
     started = getattr(state, "request_started", None)
     seconds = time.perf_counter() - started if started is not None else 0.0
-    if not (settings.metrics or settings.request_log):
+    log_all = settings.request_log == "all"
+    if not settings.metrics and settings.request_log == "off":
         return response
     current = request._get_current_object()  # type: ignore[attr-defined]
     rule = current.url_rule
@@ -250,7 +254,9 @@ def _finish_request(response: Response, settings: Settings) -> Response:
         accepted = getattr(state, "accepted_game_type", None)  # set by the actions endpoint
         if accepted is not None and status == 200:
             _count_action(accepted)
-    if settings.request_log and access_log.isEnabledFor(logging.INFO):
+    if (
+        log_all or (settings.request_log == "errors" and (status >= 400 or seconds >= SLOW))
+    ) and access_log.isEnabledFor(logging.INFO):
         view_args = current.view_args or {}
         # access_log.info(...) but for findCaller's walk up the stack: this is the caller.
         record = access_log.makeRecord(
