@@ -409,6 +409,8 @@ class Tables:
         """Play every bot seat that is to act, until a person must act or the game ends."""
         events: list[dict[str, Any]] = []
         bot_seats = {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
+        if not bot_seats:
+            return events
         for _ in range(MAX_BOT_ACTIONS):
             seat = next_bot_seat(game, record.state, bot_seats)
             if seat is None:

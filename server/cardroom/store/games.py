@@ -177,8 +177,8 @@ class GameRecord:
         body = orjson.loads(data[b"rec"])
         tokens = {
             int(name[1:]): value.decode()
-            for name, value in ((k.decode(), v) for k, v in data.items())
-            if name.startswith("t") and name[1:].isdigit()
+            for name, value in data.items()
+            if name[:1] == b"t" and name[1:].isdigit()
         }
         return cls(
             id=game_id,
