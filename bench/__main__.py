@@ -430,12 +430,19 @@ def render(report: dict[str, Any]) -> str:
         out.append("")
     if "growth" in results:
         fill = results["growth"]["large"]["fill"]
+        growth_windows = "; ".join(
+            f"{label} "
+            + ", ".join(f"{rps:,.0f}" for rps in results["growth"][label].get("windows_rps", []))
+            for label in ("small", "large", "small_again")
+        )
         out.append(
             f"growth: {fill['games']:,} stored games ({fill['keys']:,} keys,"
             f" {fill['used_memory_bytes'] / 2**20:,.0f} MiB) filled in"
             f" {fill['fill_seconds']:.1f} s by DUMP/RESTORE of real games, AOF rewritten"
-            " before measuring; the ratio compares the large run with the mean of the two"
-            " small runs around it (removed again before the second)."
+            " before measuring. Each store size is measured in several windows (after one"
+            " warm-up window); the rows show each size's median window, and the ratio compares"
+            " the median of the large windows with the median of the small windows around them"
+            f" (rps of the windows: {growth_windows})."
         )
         out.append("")
     if results.get("server_log_unusual"):
