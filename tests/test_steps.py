@@ -151,13 +151,7 @@ def test_the_log_is_kept_whole_across_sealing() -> None:
     for index in range(SEAL_AFTER * 3 + 5):
         record.log([index % 2, {"type": "end_turn"}, index])
         written += record.pending
-        sealed, appended = GameStore._log_update(record)
-        if sealed:
-            record.log_sealed, record.log_tail = sealed, b""
-        else:
-            added = appended.encode()
-            record.log_tail = record.log_tail + b"\n" + added if record.log_tail else added
-        record.pending.clear()
+        record.log_written(*GameStore._log_update(record))
         assert [line.decode() for line in record.log_lines()] == written
         assert record.log_tail.count(b"\n") < SEAL_AFTER
     assert record.log_sealed, "the log was never compressed"

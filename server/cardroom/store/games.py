@@ -147,6 +147,16 @@ class GameRecord:
         """Add an entry to the game's log; it is written with the record."""
         self.pending.append(dump_json(entry).decode())
 
+    def log_written(self, sealed: bytes, appended: str) -> None:
+        """The pending entries are stored (as ``GameStore._log_update`` wrote them): the
+        record's log now says what Redis holds, so it can be written again."""
+        self.pending.clear()
+        if sealed:
+            self.log_sealed, self.log_tail = sealed, b""
+        elif appended:
+            added = appended.encode()
+            self.log_tail = self.log_tail + b"\n" + added if self.log_tail else added
+
     def log_lines(self) -> list[bytes]:
         """Every stored entry of the log, oldest first, as JSON lines (pending ones aside)."""
         lines = zlib.decompress(self.log_sealed).split(b"\n") if self.log_sealed else []
@@ -270,12 +280,7 @@ class GameStore:
         if result == -2:
             raise Gone(record.id)
         record.rev = int(result)
-        record.pending.clear()
-        if sealed:
-            record.log_sealed, record.log_tail = sealed, b""
-        elif appended:
-            added = appended.encode()
-            record.log_tail = record.log_tail + b"\n" + added if record.log_tail else added
+        record.log_written(sealed, appended)
         if create:
             self._index(keys=[INDEX_KEY, INDEX_COUNTER_KEY], args=[record.id])
 
