@@ -71,6 +71,9 @@ class Settings:
     # slower than a second ("errors"), or none ("off").
     request_log: str = "errors"
     metrics: bool = True
+    # Games each process keeps as it last read or wrote them, so that the next action on one
+    # skips its load (cardroom.store.recent); 0 turns this off.
+    kept_games: int = 1024
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -93,6 +96,7 @@ class Settings:
             "log_level": _env_str("CARDROOM_LOG_LEVEL", cls.log_level),
             "request_log": _env_request_log("CARDROOM_REQUEST_LOG", cls.request_log),
             "metrics": _env_bool("CARDROOM_METRICS", cls.metrics),
+            "kept_games": _env_int("CARDROOM_KEPT_GAMES", cls.kept_games),
         }
         known = {f.name for f in fields(cls)}
         for key, value in overrides.items():

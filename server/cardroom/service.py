@@ -20,7 +20,14 @@ from typing import Any
 from cardroom import steps
 from cardroom.bots import choose, get_policy, next_bot_seat
 from cardroom.games import get_game, registry
-from cardroom.games.base import Game, GameOver, InvalidOptions, NotYourTurn, redact_event
+from cardroom.games.base import (
+    Game,
+    GameOver,
+    InvalidOptions,
+    NotYourTurn,
+    RuleError,
+    redact_event,
+)
 from cardroom.history import History
 from cardroom.store import Conflict, GameRecord, GameStore, Gone
 from cardroom.store.games import Loaded, idempotency_key
@@ -60,6 +67,10 @@ class StateConflict(Exception):
 
 class PreconditionFailed(Exception):
     """If-Match named an older version of the game (HTTP 412)."""
+
+
+# What an action may be refused for; on a recalled (unverified) game, checked on a fresh load.
+_REFUSALS = (RuleError, Unauthorized, PreconditionFailed, StateConflict)
 
 
 @dataclass
@@ -319,55 +330,89 @@ class Tables:
             body_digest = hashlib.sha256(
                 json.dumps(action, sort_keys=True, separators=(",", ":")).encode()
             ).hexdigest()
+        # The game as this process last saw it is tried first, without a load: the commit
+        # proves it current, and a refusal is checked again on a fresh load. (A retry with
+        # an Idempotency-Key loads, to look for the first answer in the same round trip.)
+        record = None if idem_key else self.store.recall(game_id)
+        guessed = record is not None
         for _ in range(MAX_ATTEMPTS):
-            loaded = self._load(game_id, idem_key)
-            record = loaded.record
-            seat = self._authenticate(record, token)
-            stored = loaded.idempotent_response
-            if stored is not None:
-                if stored["body"] != body_digest:
-                    raise BadRequest(
-                        "this Idempotency-Key was used with another request body",
-                        "Idempotency-Key",
-                        problem="idempotency-key-reused",
-                    )
-                return ActionOutcome(stored["status"], stored["response"], replayed=True)
-            if if_match and "*" not in if_match and etag_for(record, seat) not in if_match:
-                raise PreconditionFailed()
-            game = get_game(record.game_type)
-            now = self.clock()
-            ms = steps.time_for(record, now)
-            self._expire(record, game, ms)
-            if record.status == "waiting":
-                raise StateConflict("the game waits for players to join", "game-not-started")
-            if record.status == "finished":
-                raise GameOver("the game is over")
-            before = record.seq
-            events = steps.act(record, game, seat, action, ms)
-            events += self._run_bots(record, game, ms)
-            record.updated_at = now
-            response = {
-                "version": record.version,
-                "events": [
-                    shown
-                    for event in events
-                    if event["seq"] > before and (shown := redact_event(event, seat)) is not None
-                ],
-                "view": self.shape_view(record, seat),
-            }
-            # The commit below makes rev + 1; the stored answer carries that ETag too.
-            response["view"]["etag"] = etag_for(record, seat, rev=record.rev + 1)
-            stored_response = (
-                (idem_key, {"body": body_digest, "status": 200, "response": response})
-                if idem_key
-                else None
-            )
+            if record is None:
+                loaded = self._load(game_id, idem_key)
+                record, guessed = loaded.record, False
+                if loaded.idempotent_response is not None:
+                    self._authenticate(record, token)
+                    return self._replay_answer(loaded.idempotent_response, body_digest)
             try:
-                self.store.commit(record, idempotency=stored_response)
-            except Conflict:
-                continue
-            return ActionOutcome(200, response)
+                return self._act_on(record, token, action, if_match, idem_key, body_digest)
+            except Conflict as conflict:
+                # Written since: try again on the game as stored (a key's retry loads, as
+                # the first answer may be stored by now).
+                record = None if idem_key else conflict.current
+                guessed = False
+            except Gone:
+                raise NotFound(game_id) from None
+            except _REFUSALS:
+                if not guessed:
+                    raise
+                record = None
         raise Conflict(game_id)
+
+    def _act_on(
+        self,
+        record: GameRecord,
+        token: str | None,
+        action: dict[str, Any],
+        if_match: set[str] | None,
+        idem_key: str | None,
+        body_digest: str | None,
+    ) -> ActionOutcome:
+        """One attempt: authenticate, rule, let bots answer, commit (Conflict if stale)."""
+        seat = self._authenticate(record, token)
+        if if_match and "*" not in if_match and etag_for(record, seat) not in if_match:
+            raise PreconditionFailed()
+        game = get_game(record.game_type)
+        now = self.clock()
+        ms = steps.time_for(record, now)
+        self._expire(record, game, ms)
+        if record.status == "waiting":
+            raise StateConflict("the game waits for players to join", "game-not-started")
+        if record.status == "finished":
+            raise GameOver("the game is over")
+        before = record.seq
+        events = steps.act(record, game, seat, action, ms)
+        events += self._run_bots(record, game, ms)
+        record.updated_at = now
+        shown = [
+            redacted
+            for event in events
+            if event["seq"] > before and (redacted := redact_event(event, seat)) is not None
+        ]
+        if idem_key is None:
+            self.store.commit(record)
+            return ActionOutcome(200, self._action_answer(record, seat, shown))
+        # The answer is stored with the action, so it is made first, with the ETag of the
+        # version the commit makes (rev + 1).
+        answer = self._action_answer(record, seat, shown, rev=record.rev + 1)
+        stored = {"body": body_digest, "status": 200, "response": answer}
+        self.store.commit(record, idempotency=(idem_key, stored))
+        return ActionOutcome(200, answer)
+
+    def _action_answer(
+        self, record: GameRecord, seat: int, events: list[dict[str, Any]], rev: int | None = None
+    ) -> dict[str, Any]:
+        view = self.shape_view(record, seat)
+        view["etag"] = etag_for(record, seat, rev)
+        return {"version": record.version, "events": events, "view": view}
+
+    @staticmethod
+    def _replay_answer(stored: dict[str, Any], body_digest: str | None) -> ActionOutcome:
+        if stored["body"] != body_digest:
+            raise BadRequest(
+                "this Idempotency-Key was used with another request body",
+                "Idempotency-Key",
+                problem="idempotency-key-reused",
+            )
+        return ActionOutcome(stored["status"], stored["response"], replayed=True)
 
     # --- internals ----------------------------------------------------------------------
 

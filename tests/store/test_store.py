@@ -61,9 +61,10 @@ def test_a_stale_revision_is_refused_and_changes_nothing(client, app):
     first.updated_at += 1
     store.commit(first)
     second.updated_at += 2
-    with pytest.raises(Conflict):
+    with pytest.raises(Conflict) as refused:
         store.commit(second)
     assert store.load(game_id).record.updated_at == first.updated_at
+    assert refused.value.current == store.load(game_id).record, "the refusal carries the game"
 
 
 def test_a_game_is_one_hash_holding_its_log_and_its_events_are_rebuilt_from_it(client, raw):
@@ -79,7 +80,14 @@ def test_a_game_is_one_hash_holding_its_log_and_its_events_are_rebuilt_from_it(c
         assert answer.status_code == 200
     assert game_keys(raw, game_id) == [game_key(game_id).encode()]
     stored = raw.hgetall(game_key(game_id))
-    assert set(stored) <= {b"rev", b"rec", b"log", b"tail", *[f"t{s}".encode() for s in range(4)]}
+    assert set(stored) <= {
+        b"rev",
+        b"w",
+        b"rec",
+        b"log",
+        b"tail",
+        *[f"t{s}".encode() for s in range(4)],
+    }
     assert b"log" in stored, "40 actions: the oldest entries are compressed"
     assert len(stored.get(b"log", b"")) + len(stored.get(b"tail", b"")) < 1500
     events = client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[0])).get_json()

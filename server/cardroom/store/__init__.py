@@ -43,4 +43,5 @@ def connect(settings: Settings) -> GameStore:
         blocking,
         ttl_seconds=settings.game_ttl_seconds,
         idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
+        kept_games=settings.kept_games,
     )

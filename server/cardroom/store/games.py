@@ -2,10 +2,11 @@
 
 Every key of a game carries the hash tag of its id, so one game lives in one cluster slot:
 
-- ``cardroom:game:{ID}``          hash: ``rev`` (write counter), ``rec`` (the record as JSON),
-                                  ``t<seat>`` (SHA-256 of the seat's token), ``log`` (the
-                                  game's log, zlib-compressed) and ``tail`` (its newest
-                                  entries, one JSON array a line, not yet compressed)
+- ``cardroom:game:{ID}``          hash: ``rev`` (write counter), ``w`` (a random id of the
+                                  write), ``rec`` (the record as JSON), ``t<seat>`` (SHA-256
+                                  of the seat's token), ``log`` (the game's log,
+                                  zlib-compressed) and ``tail`` (its newest entries, one JSON
+                                  array a line, not yet compressed)
 - ``cardroom:game:{ID}:idem:<h>`` a stored action response, for Idempotency-Key retries
 
 Events are not stored: the log (``cardroom.steps``) rebuilds them. It takes a few hundred
@@ -13,9 +14,15 @@ bytes where the events took tens of kilobytes (docs/benchmarks.md). New entries 
 to ``tail`` by the commit script; every ``SEAL_AFTER`` entries the writer folds the tail into
 ``log``, so an action neither re-compresses the whole log nor keeps it all uncompressed.
 
-Every write is one Lua compare-and-set on ``rev``: record, log, token and idempotency
-record land together or not at all. A stale ``rev`` is refused, never merged. A write
-publishes the new ``rev`` on ``cardroom:game:{ID}:changed``, which wakes event long-polls.
+Every write is one Lua compare-and-set on ``rev`` and ``w``: record, log, token and
+idempotency record land together or not at all. A stale read is refused, never merged, and
+the refusal carries the game as stored, so the writer tries again without another load.
+``w`` makes every write's mark unique: a game restored from an older snapshot counts its
+``rev`` up again, but never matches a record read before. A write publishes the new ``rev``
+on ``cardroom:game:{ID}:changed``, which wakes event long-polls.
+
+Each process keeps the games it last read or wrote (``cardroom.store.recent``):
+``GameStore.recall`` gives one without a round trip, as a guess that the commit checks.
 ``cardroom:{index}:games`` (a sorted set, by a creation counter) indexes games for listing;
 it is maintained beside the game (another slot), and entries of expired games are dropped
 lazily.
@@ -26,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import secrets
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -33,6 +41,8 @@ from typing import Any
 
 import orjson
 import redis
+
+from cardroom.store.recent import KEPT_GAMES, RecentGames
 
 # The listing index: game ids scored by a counter, so every game has its own place (one hash
 # tag, one cluster slot for both keys).
@@ -49,26 +59,31 @@ return n
 
 # KEYS: game hash, idempotency key (or the game hash again).
 # ARGV: 1 rev read ('' to create), 2 record JSON, 3 TTL, 4 idempotency value or '',
-# 5 its TTL, 6 token field or '', 7 token hash, 8 sealed log or '', 9 entries to append or ''.
+# 5 its TTL, 6 token field or '', 7 token hash, 8 sealed log or '', 9 entries to append or '',
+# 10 the write id read, 11 this write's id.
+# Returns the new rev; -2 if the game is gone; -1 if a game to create exists; the game's hash
+# (HGETALL) if it was written since the read.
 _COMMIT = """
-local rev = redis.call('HGET', KEYS[1], 'rev')
+local seen = redis.call('HMGET', KEYS[1], 'rev', 'w')
+local rev = seen[1]
 if ARGV[1] == '' then
   if rev then return -1 end
   rev = '0'
 elseif not rev then
   return -2
-elseif rev ~= ARGV[1] then
-  return -1
+elseif rev ~= ARGV[1] or (seen[2] or '') ~= ARGV[10] then
+  return redis.call('HGETALL', KEYS[1])
 end
 local new = tonumber(rev) + 1
 if ARGV[8] ~= '' then
-  redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2], 'log', ARGV[8], 'tail', ARGV[9])
+  redis.call('HSET', KEYS[1], 'rev', new, 'w', ARGV[11], 'rec', ARGV[2], 'log', ARGV[8],
+             'tail', ARGV[9])
 elseif ARGV[9] ~= '' then
   local tail = redis.call('HGET', KEYS[1], 'tail')
   if tail and tail ~= '' then tail = tail .. '\\n' .. ARGV[9] else tail = ARGV[9] end
-  redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2], 'tail', tail)
+  redis.call('HSET', KEYS[1], 'rev', new, 'w', ARGV[11], 'rec', ARGV[2], 'tail', tail)
 else
-  redis.call('HSET', KEYS[1], 'rev', new, 'rec', ARGV[2])
+  redis.call('HSET', KEYS[1], 'rev', new, 'w', ARGV[11], 'rec', ARGV[2])
 end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[6], ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
@@ -79,7 +94,14 @@ return new
 
 
 class Conflict(Exception):
-    """The game changed since it was loaded (compare-and-set refused)."""
+    """The game changed since it was loaded (compare-and-set refused).
+
+    ``current`` is the game as stored when the write was refused, when the store knows it.
+    """
+
+    def __init__(self, game_id: str, current: GameRecord | None = None):
+        super().__init__(game_id)
+        self.current = current
 
 
 class Gone(Exception):
@@ -137,6 +159,7 @@ class GameRecord:
     # The time of the last timed log entry, in whole ms (cardroom.steps).
     logged_ms: int = 0
     rev: int = 0
+    write_id: str = ""
     token_hashes: dict[int, str] = field(default_factory=dict)
     # The log as loaded (compressed part, uncompressed newest lines) and entries to append.
     log_sealed: bytes = b""
@@ -193,11 +216,23 @@ class GameRecord:
         return cls(
             id=game_id,
             rev=int(data[b"rev"]),
+            write_id=data.get(b"w", b"").decode(),
             token_hashes=tokens,
             log_sealed=data.get(b"log", b""),
             log_tail=data.get(b"tail", b""),
             **body,
         )
+
+    def as_stored(self, body: bytes) -> dict[bytes, bytes]:
+        """The game's hash as Redis holds it once this record is written (``body``: its JSON)."""
+        stored = {b"rev": str(self.rev).encode(), b"w": self.write_id.encode(), b"rec": body}
+        if self.log_sealed:
+            stored[b"log"] = self.log_sealed
+        if self.log_tail:
+            stored[b"tail"] = self.log_tail
+        for seat, token_hash in self.token_hashes.items():
+            stored[f"t{seat}".encode()] = token_hash.encode()
+        return stored
 
     def seat_for_token(self, token: str) -> int | None:
         """The seat whose token this is, compared in constant time against every seat."""
@@ -223,11 +258,13 @@ class GameStore:
         *,
         ttl_seconds: int,
         idempotency_ttl_seconds: int,
+        kept_games: int = KEPT_GAMES,
     ):
         self.client = client
         self.blocking_client = blocking_client or client
         self.ttl_seconds = ttl_seconds
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
+        self.recent = RecentGames(kept_games)
         self._commit = client.register_script(_COMMIT)
         self._index = client.register_script(_INDEX)
 
@@ -244,10 +281,22 @@ class GameStore:
         else:
             results = [self.client.hgetall(game_key(game_id))]
         if not results[0]:
+            self.recent.forget(game_id)
             raise Gone(game_id)
+        self.recent.keep(game_id, results[0])
         record = GameRecord.from_hash(game_id, results[0])
         stored = orjson.loads(zlib.decompress(results[1])) if idempotency and results[1] else None
         return Loaded(record, stored)
+
+    def recall(self, game_id: str) -> GameRecord | None:
+        """The game as this process last read or wrote it, without a round trip, if kept.
+
+        A guess: another process may have written the game since. ``commit`` refuses a stale
+        one (Conflict, with the game as stored); a refusal of the guess itself (a rule, a
+        token) must be checked again on a fresh ``load``.
+        """
+        stored = self.recent.get(game_id)
+        return GameRecord.from_hash(game_id, stored) if stored is not None else None
 
     def commit(
         self,
@@ -262,25 +311,38 @@ class GameStore:
         Raises Conflict if the game changed since ``record.rev`` was read, Gone if it expired.
         """
         sealed, appended = self._log_update(record)
+        body = record.to_json()
+        write_id = secrets.token_hex(6)
+        token_hash = hash_token(token[1]) if token else ""
         args: list[Any] = [
             "" if create else record.rev,
-            record.to_json(),
+            body,
             self.ttl_seconds,
             _compressed(idempotency[1]) if idempotency else "",
             self.idempotency_ttl_seconds,
             f"t{token[0]}" if token else "",
-            hash_token(token[1]) if token else "",
+            token_hash,
             sealed,
             appended,
+            record.write_id,
+            write_id,
         ]
         keys = [game_key(record.id), idempotency[0] if idempotency else game_key(record.id)]
         result = self._commit(keys=keys, args=args)
+        if isinstance(result, list):
+            stored = dict(zip(result[::2], result[1::2], strict=True))
+            self.recent.keep(record.id, stored)
+            raise Conflict(record.id, GameRecord.from_hash(record.id, stored))
         if result == -1:
             raise Conflict(record.id)
         if result == -2:
+            self.recent.forget(record.id)
             raise Gone(record.id)
-        record.rev = int(result)
+        record.rev, record.write_id = int(result), write_id
+        if token:
+            record.token_hashes[token[0]] = token_hash
         record.log_written(sealed, appended)
+        self.recent.keep(record.id, record.as_stored(body))
         if create:
             self._index(keys=[INDEX_KEY, INDEX_COUNTER_KEY], args=[record.id])
 

@@ -1,0 +1,168 @@
+"""Games each process keeps as it last read or wrote them (cardroom.store.recent).
+
+An action on a kept game skips its load; the commit's compare-and-set on ``rev`` and ``w``
+proves the guess current. These tests run two or three apps on one Redis, as gunicorn runs
+its workers, so that one process's kept game is stale because another wrote since.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+import redis
+
+from cardroom.app import create_app
+from cardroom.config import Settings
+from cardroom.steps import Replay
+from cardroom.store import Conflict, GameRecord
+from cardroom.store.games import game_key
+
+from helpers import auth, new_table, view
+
+
+@pytest.fixture()
+def raw(redis_server):
+    client = redis.Redis.from_url(redis_server.url)
+    yield client
+    client.close()
+
+
+@pytest.fixture()
+def workers(settings):
+    """Two more API processes on the same Redis, each keeping its own games."""
+    return create_app(settings).test_client(), create_app(settings).test_client()
+
+
+def calls(raw: redis.Redis) -> Counter[str]:
+    stats = raw.info("commandstats")
+    return Counter({name[len("cmdstat_") :]: row["calls"] for name, row in stats.items()})
+
+
+def next_move(client: Any, game_id: str, tokens: dict[int, str], pick: int = 0) -> tuple[int, dict]:
+    seat = view(client, game_id)["awaiting"][0]
+    legal = view(client, game_id, tokens[seat])["legal_actions"]
+    return seat, legal[pick % len(legal)]
+
+
+def post(client: Any, game_id: str, token: str, action: dict) -> Any:
+    return client.post(f"/v1/games/{game_id}/actions", json=action, headers=auth(token))
+
+
+def stored_and_replayed(raw: redis.Redis, game_id: str) -> tuple[GameRecord, Replay]:
+    record = GameRecord.from_hash(game_id, raw.hgetall(game_key(game_id)))
+    replay = Replay(record)
+    replay.advance(record.log_lines())
+    return record, replay
+
+
+def test_an_action_on_a_game_this_process_last_saw_needs_no_load(client, raw):
+    game_id, tokens = new_table(client, "exact-plays", 3, seed=4)
+    for _ in range(3):
+        seat, action = next_move(client, game_id, tokens)
+        before = calls(raw)
+        assert post(client, game_id, tokens[seat], action).status_code == 200
+        spent = calls(raw) - before
+        assert spent["hgetall"] == 0, "a kept game is not loaded again"
+        assert spent["evalsha"] == 1, "one round trip: the commit"
+
+
+def test_without_kept_games_every_action_loads(settings, raw):
+    client = create_app(Settings.from_env(redis_url=settings.redis_url, kept_games=0)).test_client()
+    game_id, tokens = new_table(client, "exact-plays", 3, seed=4)
+    seat, action = next_move(client, game_id, tokens)
+    before = calls(raw)
+    assert post(client, game_id, tokens[seat], action).status_code == 200
+    assert (calls(raw) - before)["hgetall"] == 1
+
+
+def test_a_kept_game_is_exactly_the_stored_one_after_every_write(client, app):
+    """Joins (tokens), actions, and the log's sealing every 16 entries."""
+    store = app.extensions["cardroom.tables"].store
+    game_id, tokens = new_table(client, "mr-toast", 4, seed=11)
+    assert store.recall(game_id) == store.load(game_id).record
+    choices = random.Random(11)
+    for _ in range(40):
+        seat = view(client, game_id)["awaiting"][0]
+        action = choices.choice(view(client, game_id, tokens[seat])["legal_actions"])
+        assert post(client, game_id, tokens[seat], action).status_code == 200
+        kept = store.recall(game_id)
+        assert kept == store.load(game_id).record
+    assert kept is not None and kept.log_sealed, "the log was sealed on the way"
+
+
+def test_actions_through_processes_whose_kept_games_are_stale_all_count_once(client, workers, raw):
+    """Moves are read through a third process; actions alternate between two others, so
+    each of them acts on a game the other has written since it last saw it."""
+    game_id, tokens = new_table(client, "exact-plays", 3, seed=5)
+    one, two = workers
+    for process in workers:  # both keep the game as it is now
+        view(process, game_id)
+    played = []
+    for turn in range(30):
+        if view(client, game_id)["status"] != "active":
+            break
+        seat, action = next_move(client, game_id, tokens, pick=turn)
+        answer = post((one, two)[turn % 2], game_id, tokens[seat], action)
+        assert answer.status_code == 200, answer.get_json()
+        played.append((seat, action))
+    record, replay = stored_and_replayed(raw, game_id)
+    assert replay.record.state == record.state
+    actions = [entry[:2] for entry in map(json.loads, record.log_lines()) if entry[0] != "j"]
+    assert actions == [[seat, action] for seat, action in played]
+
+
+def test_a_retry_sent_to_a_process_that_missed_the_first_is_refused_not_applied_again(
+    client, workers, raw
+):
+    game_id, tokens = new_table(client, "exact-plays", 3, seed=6)
+    one, two = workers
+    for _ in range(30):
+        seat, action = next_move(client, game_id, tokens)
+        assert post(one, game_id, tokens[seat], action).status_code == 200
+        seat, action = next_move(client, game_id, tokens)
+        assert post(two, game_id, tokens[seat], action).status_code == 200
+        if action not in view(client, game_id, tokens[seat])["legal_actions"]:
+            break  # `one` keeps the game from before this action, where it was legal
+    else:
+        pytest.fail("no action that cannot be played twice in a row")
+    version = view(client, game_id)["version"]
+    retried = post(one, game_id, tokens[seat], action)
+    assert retried.status_code in (409, 422), retried.get_json()
+    assert view(client, game_id)["version"] == version
+
+
+def test_a_kept_game_that_expired_is_not_found(client, raw):
+    game_id, tokens = new_table(client, "exact-plays", 3, seed=7)
+    seat, action = next_move(client, game_id, tokens)
+    raw.delete(game_key(game_id))
+    answer = post(client, game_id, tokens[seat], action)
+    assert answer.status_code == 404, answer.get_json()
+    assert answer.get_json()["type"] == "/problems/game-not-found"
+
+
+def test_a_game_restored_from_an_older_snapshot_never_matches_a_record_kept_before(
+    client, settings, raw
+):
+    """Its rev counts up again after a restore; the write id (``w``) tells the writes apart."""
+    game_id, _ = new_table(client, "mr-toast", 2, seed=8)
+    first = create_app(settings).extensions["cardroom.tables"].store
+    second = create_app(settings).extensions["cardroom.tables"].store
+    snapshot = raw.dump(game_key(game_id))
+    record = first.load(game_id).record
+    record.updated_at += 1
+    first.commit(record)  # `first` keeps this write
+    raw.restore(game_key(game_id), 0, snapshot, replace=True)
+    other = second.load(game_id).record
+    other.updated_at += 2
+    second.commit(other)  # another write with the same rev
+    guess = first.recall(game_id)
+    assert guess is not None and guess.rev == other.rev and guess.write_id != other.write_id
+    guess.updated_at += 3
+    with pytest.raises(Conflict) as refused:
+        first.commit(guess)
+    assert refused.value.current == second.load(game_id).record
+    assert second.load(game_id).record.updated_at == other.updated_at
