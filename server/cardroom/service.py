@@ -29,7 +29,7 @@ from cardroom.games.base import (
     redact_event,
 )
 from cardroom.history import History
-from cardroom.store import Conflict, GameRecord, GameStore, Gone
+from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone
 from cardroom.store.games import Loaded, idempotency_key
 
 MAX_ATTEMPTS = 50
@@ -331,9 +331,9 @@ class Tables:
                 json.dumps(action, sort_keys=True, separators=(",", ":")).encode()
             ).hexdigest()
         # The game as this process last saw it is tried first, without a load: the commit
-        # proves it current, and a refusal is checked again on a fresh load. (A retry with
-        # an Idempotency-Key loads, to look for the first answer in the same round trip.)
-        record = None if idem_key else self.store.recall(game_id)
+        # proves it current (and finds a stored answer for the Idempotency-Key), and a
+        # refusal is checked again on a fresh load.
+        record = self.store.recall(game_id)
         guessed = record is not None
         for _ in range(MAX_ATTEMPTS):
             if record is None:
@@ -345,10 +345,9 @@ class Tables:
             try:
                 return self._act_on(record, token, action, if_match, idem_key, body_digest)
             except Conflict as conflict:
-                # Written since: try again on the game as stored (a key's retry loads, as
-                # the first answer may be stored by now).
-                record = None if idem_key else conflict.current
-                guessed = False
+                record, guessed = conflict.current, False  # written since: as it is now
+            except Answered as answered:
+                return self._replay_answer(answered.response, body_digest)
             except Gone:
                 raise NotFound(game_id) from None
             except _REFUSALS:

@@ -166,3 +166,41 @@ def test_a_game_restored_from_an_older_snapshot_never_matches_a_record_kept_befo
         first.commit(guess)
     assert refused.value.current == second.load(game_id).record
     assert second.load(game_id).record.updated_at == other.updated_at
+
+
+def test_an_action_with_an_idempotency_key_on_a_kept_game_needs_no_load(client, raw):
+    game_id, tokens = new_table(client, "exact-plays", 3, seed=9)
+    seat, action = next_move(client, game_id, tokens)
+    headers = {**auth(tokens[seat]), "Idempotency-Key": "k1"}
+    before = calls(raw)
+    first = client.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    assert first.status_code == 200
+    spent = calls(raw) - before
+    assert (spent["hgetall"], spent["get"], spent["evalsha"]) == (0, 1, 1), spent
+    again = client.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+
+
+def test_a_retry_with_its_idempotency_key_sent_to_a_process_that_missed_the_first_is_answered_alike(
+    client, workers, raw
+):
+    """The other process's kept game is from before the action, where it is legal: the
+    commit script finds the first answer and writes nothing."""
+    game_id, tokens = new_table(client, "exact-plays", 3, seed=10)
+    one, two = workers
+    view(two, game_id)  # `two` keeps the game as it is before the action
+    seat, action = next_move(client, game_id, tokens)
+    headers = {**auth(tokens[seat]), "Idempotency-Key": "retry-me"}
+    first = one.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    assert first.status_code == 200
+    version = view(client, game_id)["version"]
+    before = calls(raw)
+    again = two.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    assert (calls(raw) - before)["hgetall"] == 0, "answered by the commit script, no load"
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    assert view(client, game_id)["version"] == version
+    other = two.post(f"/v1/games/{game_id}/actions", json={"type": "pass"}, headers=headers)
+    assert other.status_code == 422
+    assert other.get_json()["type"] == "/problems/idempotency-key-reused"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import redis
 
 from cardroom.config import Settings
-from cardroom.store.games import Conflict, GameRecord, GameStore, Gone
+from cardroom.store.games import Answered, Conflict, GameRecord, GameStore, Gone
 
-__all__ = ["Conflict", "GameRecord", "GameStore", "Gone", "connect"]
+__all__ = ["Answered", "Conflict", "GameRecord", "GameStore", "Gone", "connect"]
 
 
 def connect(settings: Settings) -> GameStore:

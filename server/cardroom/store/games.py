@@ -62,8 +62,13 @@ return n
 # 5 its TTL, 6 token field or '', 7 token hash, 8 sealed log or '', 9 entries to append or '',
 # 10 the write id read, 11 this write's id.
 # Returns the new rev; -2 if the game is gone; -1 if a game to create exists; the game's hash
-# (HGETALL) if it was written since the read.
+# (HGETALL) if it was written since the read; a list of one item, the stored answer, if the
+# Idempotency-Key has one already.
 _COMMIT = """
+if ARGV[4] ~= '' then
+  local answered = redis.call('GET', KEYS[2])
+  if answered then return {answered} end
+end
 local seen = redis.call('HMGET', KEYS[1], 'rev', 'w')
 local rev = seen[1]
 if ARGV[1] == '' then
@@ -102,6 +107,15 @@ class Conflict(Exception):
     def __init__(self, game_id: str, current: GameRecord | None = None):
         super().__init__(game_id)
         self.current = current
+
+
+class Answered(Exception):
+    """The Idempotency-Key of a write already has a stored answer (``response``): nothing
+    was written."""
+
+    def __init__(self, response: dict[str, Any]):
+        super().__init__("answered")
+        self.response = response
 
 
 class Gone(Exception):
@@ -308,7 +322,8 @@ class GameStore:
     ) -> None:
         """Write the record, its new log entries, a token hash and a stored response, or nothing.
 
-        Raises Conflict if the game changed since ``record.rev`` was read, Gone if it expired.
+        Raises Conflict if the game changed since ``record.rev`` was read, Gone if it expired,
+        Answered if the idempotency key has an answer already.
         """
         sealed, appended = self._log_update(record)
         body = record.to_json()
@@ -329,6 +344,8 @@ class GameStore:
         ]
         keys = [game_key(record.id), idempotency[0] if idempotency else game_key(record.id)]
         result = self._commit(keys=keys, args=args)
+        if isinstance(result, list) and len(result) == 1:
+            raise Answered(orjson.loads(zlib.decompress(result[0])))
         if isinstance(result, list):
             stored = dict(zip(result[::2], result[1::2], strict=True))
             self.recent.keep(record.id, stored)
