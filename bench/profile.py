@@ -21,6 +21,7 @@ import random
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -319,7 +320,39 @@ def settings_variants() -> dict[str, dict[str, Any]]:
     everything = {key: value for o in list(variants.values())[2:] for key, value in o.items()}
     if everything:
         variants["all of these off"] = everything
+    if "kept_games" in known:  # not a per-request cost: every action loads its game again
+        variants["kept games off"] = {"kept_games": 0}
     return variants
+
+
+def kept_games_cost(url: str, game_type: str, count: int, rounds: int = 3) -> dict[str, float]:
+    """CPU µs per action (the best of ``rounds``), one thread: with every game's load (kept
+    games off), with each game's actions in the process that wrote it last (every kept game
+    current), and alternating between two processes (every kept game stale)."""
+    off = create_app(Settings.from_env(redis_url=url, kept_games=0))
+    one, two = (create_app(Settings.from_env(redis_url=url)) for _ in range(2))
+    setups = {
+        "kept games off": [off],
+        "kept game current (one process)": [one],
+        "kept game stale (two processes, alternating)": [one, two],
+    }
+    best: dict[str, float] = {}
+    seed = 90_000
+    for _ in range(rounds):
+        for name, apps in setups.items():
+            seed += 1000
+            environs = action_environs(url, game_type, count, seed)
+            served: Counter[str] = Counter()
+            started = time.process_time()
+            for environ in environs:
+                game = environ["PATH_INFO"]
+                status, body = call(apps[served[game] % len(apps)], environ)
+                served[game] += 1
+                if not status.startswith("200"):
+                    raise RuntimeError(f"{name}: {status} {body[:300]!r}")
+            took = (time.process_time() - started) / len(environs) * 1e6
+            best[name] = min(best.get(name, took), took)
+    return best
 
 
 def action_environs(url: str, game_type: str, count: int, first_seed: int) -> list[Any]:
@@ -450,6 +483,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\n=== pieces of a {game_type} 4p request (median µs):", file=out)
                 for name, value in timings.items():
                     print(f"{value:9.1f}  {name}", file=out)
+            print("\n=== kept games: CPU µs per action, one thread, in-process", file=out)
+            for game_type in GAME_TYPES:
+                costs = kept_games_cost(url, game_type, args.per_round * 3)
+                report[f"kept games {game_type}"] = costs
+                for name, value in costs.items():
+                    print(f"{value:9.0f}  {game_type} 4p, {name}", file=out)
             summary = compare(url, blob, args.rounds, args.per_round)
             report["median_us_per_request"] = summary
             names = list(settings_variants())

@@ -2,7 +2,9 @@
 
 This module knows the engine contract, not any game's rules. Every change is a load, pure
 engine calls, and one compare-and-set; a concurrent writer makes the whole step run again
-against the new state, so an action is never lost, merged or applied twice.
+against the new state, so an action is never lost, merged or applied twice. An action skips
+the load when this process kept the game (``GameStore.recall``): the compare-and-set checks
+that guess like any other read.
 """
 
 from __future__ import annotations
