@@ -339,7 +339,7 @@ class Tables:
         guessed = record is not None
         for _ in range(MAX_ATTEMPTS):
             if record is None:
-                loaded = self._load(game_id, idem_key)
+                loaded = self._load(game_id, idem_key, acting=True)
                 record, guessed = loaded.record, False
                 if loaded.idempotent_response is not None:
                     self._authenticate(record, token)
@@ -417,9 +417,9 @@ class Tables:
 
     # --- internals ----------------------------------------------------------------------
 
-    def _load(self, game_id: str, idempotency: str | None = None) -> Loaded:
+    def _load(self, game_id: str, idempotency: str | None = None, acting: bool = False) -> Loaded:
         try:
-            return self.store.load(game_id, idempotency)
+            return self.store.load(game_id, idempotency, acting)
         except Gone:
             raise NotFound(game_id) from None
 

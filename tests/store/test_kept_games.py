@@ -20,6 +20,7 @@ from cardroom.config import Settings
 from cardroom.steps import Replay
 from cardroom.store import Conflict, GameRecord
 from cardroom.store.games import game_key
+from cardroom.store.recent import RecentGames
 
 from helpers import auth, new_table, view
 
@@ -29,6 +30,12 @@ def raw(redis_server):
     client = redis.Redis.from_url(redis_server.url)
     yield client
     client.close()
+
+
+@pytest.fixture()
+def solo(settings):
+    """An API process of its own: no other test's actions moved its share of current games."""
+    return create_app(settings).test_client()
 
 
 @pytest.fixture()
@@ -59,12 +66,12 @@ def stored_and_replayed(raw: redis.Redis, game_id: str) -> tuple[GameRecord, Rep
     return record, replay
 
 
-def test_an_action_on_a_game_this_process_last_saw_needs_no_load(client, raw):
-    game_id, tokens = new_table(client, "exact-plays", 3, seed=4)
+def test_an_action_on_a_game_this_process_last_saw_needs_no_load(solo, raw):
+    game_id, tokens = new_table(solo, "exact-plays", 3, seed=4)
     for _ in range(3):
-        seat, action = next_move(client, game_id, tokens)
+        seat, action = next_move(solo, game_id, tokens)
         before = calls(raw)
-        assert post(client, game_id, tokens[seat], action).status_code == 200
+        assert post(solo, game_id, tokens[seat], action).status_code == 200
         spent = calls(raw) - before
         assert spent["hgetall"] == 0, "a kept game is not loaded again"
         assert spent["evalsha"] == 1, "one round trip: the commit"
@@ -79,8 +86,10 @@ def test_without_kept_games_every_action_loads(settings, raw):
     assert (calls(raw) - before)["hgetall"] == 1
 
 
-def test_a_kept_game_is_exactly_the_stored_one_after_every_write(client, app):
+def test_a_kept_game_is_exactly_the_stored_one_after_every_write(settings):
     """Joins (tokens), actions, and the log's sealing every 16 entries."""
+    app = create_app(settings)
+    client = app.test_client()
     store = app.extensions["cardroom.tables"].store
     game_id, tokens = new_table(client, "mr-toast", 4, seed=11)
     assert store.recall(game_id) == store.load(game_id).record
@@ -135,11 +144,11 @@ def test_a_retry_sent_to_a_process_that_missed_the_first_is_refused_not_applied_
     assert view(client, game_id)["version"] == version
 
 
-def test_a_kept_game_that_expired_is_not_found(client, raw):
-    game_id, tokens = new_table(client, "exact-plays", 3, seed=7)
-    seat, action = next_move(client, game_id, tokens)
+def test_a_kept_game_that_expired_is_not_found(solo, raw):
+    game_id, tokens = new_table(solo, "exact-plays", 3, seed=7)
+    seat, action = next_move(solo, game_id, tokens)
     raw.delete(game_key(game_id))
-    answer = post(client, game_id, tokens[seat], action)
+    answer = post(solo, game_id, tokens[seat], action)
     assert answer.status_code == 404, answer.get_json()
     assert answer.get_json()["type"] == "/problems/game-not-found"
 
@@ -168,16 +177,16 @@ def test_a_game_restored_from_an_older_snapshot_never_matches_a_record_kept_befo
     assert second.load(game_id).record.updated_at == other.updated_at
 
 
-def test_an_action_with_an_idempotency_key_on_a_kept_game_needs_no_load(client, raw):
-    game_id, tokens = new_table(client, "exact-plays", 3, seed=9)
-    seat, action = next_move(client, game_id, tokens)
+def test_an_action_with_an_idempotency_key_on_a_kept_game_needs_no_load(solo, raw):
+    game_id, tokens = new_table(solo, "exact-plays", 3, seed=9)
+    seat, action = next_move(solo, game_id, tokens)
     headers = {**auth(tokens[seat]), "Idempotency-Key": "k1"}
     before = calls(raw)
-    first = client.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    first = solo.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
     assert first.status_code == 200
     spent = calls(raw) - before
     assert (spent["hgetall"], spent["get"], spent["evalsha"]) == (0, 1, 1), spent
-    again = client.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    again = solo.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.get_json() == first.get_json()
 
@@ -204,3 +213,47 @@ def test_a_retry_with_its_idempotency_key_sent_to_a_process_that_missed_the_firs
     other = two.post(f"/v1/games/{game_id}/actions", json={"type": "pass"}, headers=headers)
     assert other.status_code == 422
     assert other.get_json()["type"] == "/problems/idempotency-key-reused"
+
+
+def test_a_process_whose_kept_games_are_stale_stops_guessing_until_they_are_current_again(
+    client, workers, raw
+):
+    """Actions spread over processes at random make most guesses stale, and a stale guess
+    costs a wasted attempt: a process guesses only while its kept games have lately been
+    current (RecentGames.worth_guessing)."""
+    game_id, tokens = new_table(client, "mr-toast", 4, seed=12)
+    one, two = workers
+
+    def act_through(process: Any) -> Counter[str]:
+        seat, action = next_move(client, game_id, tokens)
+        before = calls(raw)
+        answer = post(process, game_id, tokens[seat], action)
+        assert answer.status_code == 200, answer.get_json()
+        return calls(raw) - before
+
+    for turn in range(40):  # every kept game is stale when its next action comes
+        act_through((one, two)[turn % 2])
+    spent = act_through(two)
+    assert (spent["hgetall"], spent["evalsha"]) == (1, 1), "a load, and no wasted commit"
+    for _ in range(40):  # `one` alone: its kept game is current every time
+        act_through(one)
+    spent = act_through(one)
+    assert (spent["hgetall"], spent["evalsha"]) == (0, 1), "guessing again"
+    assert view(client, game_id)["status"] == "active"
+
+
+def test_a_process_keeps_at_most_its_number_of_games_the_least_recently_used_go_first():
+    recent = RecentGames(kept=2)
+    for game_id in ("a", "b"):
+        recent.keep(game_id, {b"rev": b"1"})
+    assert recent.get("a") is not None  # "a" is now the most recently used
+    recent.keep("c", {b"rev": b"1"})
+    assert (recent.get("a"), recent.get("b"), recent.get("c")) == (
+        {b"rev": b"1"},
+        None,
+        {b"rev": b"1"},
+    )
+    assert len(recent) == 2
+    off = RecentGames(kept=0)
+    off.keep("a", {b"rev": b"1"})
+    assert off.get("a") is None and not off.worth_guessing()

@@ -179,6 +179,8 @@ class GameRecord:
     log_sealed: bytes = b""
     log_tail: bytes = b""
     pending: list[str] = field(default_factory=list)
+    # Recalled from this process's kept games (GameStore.recall), not loaded: a guess.
+    recalled: bool = field(default=False, compare=False)
 
     def log(self, entry: list[Any]) -> None:
         """Add an entry to the game's log; it is written with the record."""
@@ -285,8 +287,11 @@ class GameStore:
     def ping(self) -> bool:
         return bool(self.client.ping())
 
-    def load(self, game_id: str, idempotency: str | None = None) -> Loaded:
-        """The game (and a stored response for ``idempotency``, a full key) in one round trip."""
+    def load(self, game_id: str, idempotency: str | None = None, acting: bool = False) -> Loaded:
+        """The game (and a stored response for ``idempotency``, a full key) in one round trip.
+
+        ``acting``: the load of an action, which tells whether the kept game was current.
+        """
         if idempotency:
             pipe = self.client.pipeline(transaction=False)
             pipe.hgetall(game_key(game_id))
@@ -297,20 +302,29 @@ class GameStore:
         if not results[0]:
             self.recent.forget(game_id)
             raise Gone(game_id)
+        if acting:
+            self.recent.observe_load(game_id, results[0])
         self.recent.keep(game_id, results[0])
         record = GameRecord.from_hash(game_id, results[0])
         stored = orjson.loads(zlib.decompress(results[1])) if idempotency and results[1] else None
         return Loaded(record, stored)
 
     def recall(self, game_id: str) -> GameRecord | None:
-        """The game as this process last read or wrote it, without a round trip, if kept.
+        """The game as this process last read or wrote it, without a round trip, if kept and
+        if kept games have lately been current here (``RecentGames.worth_guessing``).
 
         A guess: another process may have written the game since. ``commit`` refuses a stale
         one (Conflict, with the game as stored); a refusal of the guess itself (a rule, a
         token) must be checked again on a fresh ``load``.
         """
+        if not self.recent.worth_guessing():
+            return None
         stored = self.recent.get(game_id)
-        return GameRecord.from_hash(game_id, stored) if stored is not None else None
+        if stored is None:
+            return None
+        record = GameRecord.from_hash(game_id, stored)
+        record.recalled = True
+        return record
 
     def commit(
         self,
@@ -347,6 +361,8 @@ class GameStore:
         if isinstance(result, list) and len(result) == 1:
             raise Answered(orjson.loads(zlib.decompress(result[0])))
         if isinstance(result, list):
+            if record.recalled:
+                self.recent.observe(False)
             stored = dict(zip(result[::2], result[1::2], strict=True))
             self.recent.keep(record.id, stored)
             raise Conflict(record.id, GameRecord.from_hash(record.id, stored))
@@ -355,6 +371,9 @@ class GameStore:
         if result == -2:
             self.recent.forget(record.id)
             raise Gone(record.id)
+        if record.recalled:
+            self.recent.observe(True)
+            record.recalled = False
         record.rev, record.write_id = int(result), write_id
         if token:
             record.token_hashes[token[0]] = token_hash

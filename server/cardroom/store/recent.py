@@ -1,9 +1,17 @@
 """Games as this process last read or wrote them, kept for the next action on the same game.
 
 An action on a kept game needs no load: the commit's compare-and-set proves the guess
-current, and a stale guess costs nothing but the attempt (``GameStore.commit`` answers a
-refused write with the game as stored). What is kept is the stored hash itself, bytes that
-nobody mutates; every recall decodes a record of its own.
+current, and a stale guess costs one wasted attempt (``GameStore.commit`` answers a refused
+write with the game as stored). What is kept is the stored hash itself, bytes that nobody
+mutates; every recall decodes a record of its own.
+
+A guess pays when a game's requests keep reaching the process that served its last one (a
+keep-alive connection, sticky sessions), and costs when they are spread over many processes
+at random. So each process measures how often a kept game was current when an action came
+for it (a guess that committed, or an action's load that found the kept game unchanged), as
+a moving average of the last few dozen actions, and guesses only while that share stays at
+or above ``GUESS_FROM`` (about where a guess stops paying for the game whose stale guesses
+cost most: docs/benchmarks.md, "Kept games").
 """
 
 from __future__ import annotations
@@ -13,11 +21,15 @@ from collections import OrderedDict
 
 # One entry is the game's hash as Redis holds it: about 2 to 4 KB for a 4-player game.
 KEPT_GAMES = 1024
+GUESS_FROM = 0.75
+# The weight of the newest observation in the moving average (about the last 32 actions).
+_WEIGHT = 1 / 32
 
 
 class RecentGames:
     def __init__(self, kept: int = KEPT_GAMES):
         self.kept = kept
+        self.current_share = 1.0
         self._hashes: OrderedDict[str, dict[bytes, bytes]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -41,5 +53,23 @@ class RecentGames:
         with self._lock:
             self._hashes.pop(game_id, None)
 
+    def observe(self, current: bool) -> None:
+        """An action found its game's kept hash current (or not)."""
+        with self._lock:
+            self.current_share += _WEIGHT * ((1.0 if current else 0.0) - self.current_share)
+
+    def observe_load(self, game_id: str, loaded: dict[bytes, bytes]) -> None:
+        """An action loaded its game: was the kept hash (if any) the stored one?"""
+        kept = self.get(game_id)
+        if kept is not None:
+            self.observe(same_write(kept, loaded))
+
+    def worth_guessing(self) -> bool:
+        return self.kept > 0 and self.current_share >= GUESS_FROM
+
     def __len__(self) -> int:
         return len(self._hashes)
+
+
+def same_write(one: dict[bytes, bytes], other: dict[bytes, bytes]) -> bool:
+    return one[b"rev"] == other[b"rev"] and one.get(b"w") == other.get(b"w")
