@@ -88,30 +88,24 @@ def run(ctx: scenarios.Context, chosen: set[str], results: dict[str, Any]) -> No
     if "engine" in chosen:
         log("engine: in-process, no HTTP, no Redis")
         results["engine"] = scenarios.engine(ctx)
-    needs_server = chosen & {"action", "view", "growth"}
-    if "floor" in chosen or "storage" in chosen or needs_server:
+    if chosen & {"floor", "storage", "action", "view", "growth"}:
         results["record"] = scenarios.record_sizes(ctx)
         log(f"record sizes: {results['record']}")
-    if "floor" in chosen:
-        log("floor: minimal Flask app, GET + SET of a record-sized blob")
-        results["floor"] = scenarios.floor(ctx, results["record"]["floor_blob_file"])
     if "storage" in chosen:
         log("storage: MEMORY USAGE per game")
         results["storage"] = scenarios.storage(ctx)
-    if needs_server:
+    if chosen & {"floor", "action", "view"}:
+        log(
+            f"floor, action and view loads: {ctx.mode.rounds} interleaved rounds"
+            " (floor = a minimal Flask app, GET + SET of a record-sized blob)"
+        )
+        results.update(
+            scenarios.interleaved_loads(ctx, chosen, results["record"]["floor_blob_file"])
+        )
+    if "growth" in chosen:
         server = ctx.start_server()
         try:
-            for game_type in scenarios.GAME_TYPES:
-                if "action" in chosen:
-                    results.setdefault("action", {})[game_type] = scenarios.action(
-                        ctx, server, game_type
-                    )
-                if "view" in chosen:
-                    results.setdefault("view", {})[game_type] = scenarios.view(
-                        ctx, server, game_type
-                    )
-            if "growth" in chosen:
-                results["growth"] = scenarios.growth(ctx, server)
+            results["growth"] = scenarios.growth(ctx, server)
         finally:
             server.stop()
     text = ctx.server_log.read_text(errors="replace") if ctx.server_log.exists() else ""
@@ -193,10 +187,19 @@ def targets(results: dict[str, Any], mode: scenarios.Mode) -> list[dict[str, Any
         )
 
     floor = results.get("floor", {}).get("rps")
-    floor_us = results.get("floor", {}).get("cpu_us_per_request", {}).get("server")
+
+    def server_us(data: dict[str, Any] | None) -> float | None:
+        """Server CPU µs per request: the median over the load's windows."""
+        if not data:
+            return None
+        if data.get("windows_server_us"):
+            return scenarios.median_of(data["windows_server_us"])
+        return data.get("cpu_us_per_request", {}).get("server")
+
+    floor_us = server_us(results.get("floor"))
 
     def by_cpu(data: dict[str, Any] | None) -> float | None:
-        used = (data or {}).get("cpu_us_per_request", {}).get("server")
+        used = server_us(data)
         return floor_us / used if floor_us and used else None
 
     for kind, limit in (("action", 0.6), ("view", 0.8)):
@@ -282,6 +285,8 @@ def render(report: dict[str, Any]) -> str:
         f" ({gunicorn['worker_class']}),"
         f" {mode['connections']} connections from {mode['processes']} client processes,"
         f" {mode['duration']:g} s measured after {mode['warmup']:g} s warm-up"
+        f" per window; floor, action and view in {mode.get('rounds', 1)} interleaved rounds"
+        " (rows: each load's median window)"
         f" (commit {report['machine']['commit'] or '?'})",
         "",
     ]

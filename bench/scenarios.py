@@ -41,10 +41,11 @@ class Mode:
     growth_stored: int  # games in Redis for the second growth load
     engine_seconds: float  # per game type
     growth_windows: int  # measured windows per store size (the median counts)
+    rounds: int  # interleaved rounds of the floor, action and view loads (the median counts)
 
 
-QUICK = Mode("quick", 4.0, 1.0, 32, 2, 250, 250, 5, 100, 10_000, 1.5, 2)
-FULL = Mode("full", 20.0, 3.0, 32, 2, 1500, 1000, 15, 100, 100_000, 8.0, 4)
+QUICK = Mode("quick", 3.0, 1.0, 32, 2, 600, 250, 5, 100, 10_000, 1.5, 2, 3)
+FULL = Mode("full", 8.0, 2.0, 32, 2, 1500, 1000, 15, 100, 100_000, 8.0, 4, 3)
 
 
 class Context:
@@ -160,42 +161,115 @@ def record_sizes(ctx: Context) -> dict[str, Any]:
 # --- HTTP loads ---------------------------------------------------------------------------------
 
 
-def floor(ctx: Context, blob_file: str) -> dict[str, Any]:
-    server = ctx.start_server(FLOOR_APP, BENCH_BLOB_FILE=blob_file)
+def interleaved_loads(ctx: Context, chosen: set[str], blob_file: str) -> dict[str, Any]:
+    """The floor, the action loads and the view loads, in ``mode.rounds`` rounds: each round
+    measures one window of each, one after the other, and each load's median window counts.
+
+    A ratio compares two loads, and this machine's speed drifts by 10 % and more over
+    minutes: measured minutes apart, a load taken in a slow spell fails against a floor taken
+    in a fast one. Interleaved, every load meets the same spells. Both servers run all along;
+    only one is loaded at a time.
+    """
+    mode = ctx.mode
+    windows: dict[tuple[str, str], list[loadgen.LoadResult]] = {}
+    floor_server = server = None
     try:
-        blob = Path(blob_file).read_bytes()
-        pipe = ctx.client.pipeline(transaction=False)
-        for index in range(FLOOR_KEYS):
-            pipe.set(f"bench:floor:k{index}", blob)
-        pipe.execute()
-        pool = [
-            loadgen.request_bytes("POST", f"/floor/k{index}", server.port)
-            for index in range(FLOOR_KEYS)
-        ]
-        result = ctx.load("floor", server, pool=pool)
+        if "floor" in chosen:
+            floor_server = ctx.start_server(FLOOR_APP, BENCH_BLOB_FILE=blob_file)
+            floor_pool = _floor_pool(ctx, floor_server, Path(blob_file).read_bytes())
+        if chosen & {"action", "view"}:
+            server = ctx.start_server()
+        action_plans = {
+            game_type: plans.make_plans(
+                game_type, 4, mode.action_games, ctx.seeds(mode.action_games)
+            )
+            for game_type in GAME_TYPES
+            if "action" in chosen
+        }
+        view_pools = {
+            game_type: _view_pool(ctx, server, game_type)
+            for game_type in GAME_TYPES
+            if "view" in chosen and server is not None
+        }
+        per_window = mode.action_games // mode.rounds
+        for round_no in range(mode.rounds):
+            loads: list[tuple[tuple[str, str], Any]] = []
+            if floor_server is not None:
+                loads.append(
+                    (("floor", ""), lambda: ctx.load("floor", floor_server, pool=floor_pool))
+                )
+            for game_type in GAME_TYPES:
+                if game_type in action_plans and server is not None:
+                    chunk = action_plans[game_type][
+                        round_no * per_window : (round_no + 1) * per_window
+                    ]
+                    loads.append(
+                        (("action", game_type), _action_window(ctx, server, game_type, chunk))
+                    )
+                if game_type in view_pools and server is not None:
+                    pool = view_pools[game_type]
+                    loads.append(
+                        (
+                            ("view", game_type),
+                            _pool_window(ctx, server, f"view {game_type}", pool),
+                        )
+                    )
+            for key, run in loads:
+                result = run()
+                ctx.log(f"round {round_no + 1}/{mode.rounds} " + _line(result))
+                windows.setdefault(key, []).append(result)
     finally:
-        server.stop()
-        ctx.client.delete(*[f"bench:floor:k{index}" for index in range(FLOOR_KEYS)])
-    ctx.log(_line(result))
-    return result.to_dict()
+        for running in (floor_server, server):
+            if running is not None:
+                running.stop()
+        if floor_server is not None:
+            ctx.client.delete(*[f"bench:floor:k{index}" for index in range(FLOOR_KEYS)])
+    out: dict[str, Any] = {}
+    for (kind, game_type), results in windows.items():
+        data = _median_window(results)
+        if kind == "floor":
+            out["floor"] = data
+            continue
+        data.update(game_type=game_type, players=4)
+        if kind == "action":
+            chosen_plans = action_plans[game_type]
+            data["actions_per_game"] = sum(len(p.steps) for p in chosen_plans) / len(chosen_plans)
+        else:
+            data["games"] = mode.view_games
+        out.setdefault(kind, {})[game_type] = data
+    return out
 
 
-def action(ctx: Context, server: servers.Server, game_type: str) -> dict[str, Any]:
-    count = ctx.mode.action_games
-    game_plans = plans.make_plans(game_type, 4, count, ctx.seeds(count))
-    games = plans.seat_all(ctx.redis_url, game_plans)
-    result = ctx.load(
-        f"action {game_type}", server, streams=plans.action_streams(games, server.port)
-    )
-    ctx.log(_line(result))
-    data = result.to_dict()
-    data["game_type"] = game_type
-    data["players"] = 4
-    data["actions_per_game"] = sum(len(p.steps) for p in game_plans) / count
-    return data
+def _floor_pool(ctx: Context, server: servers.Server, blob: bytes) -> list[bytes]:
+    pipe = ctx.client.pipeline(transaction=False)
+    for index in range(FLOOR_KEYS):
+        pipe.set(f"bench:floor:k{index}", blob)
+    pipe.execute()
+    return [
+        loadgen.request_bytes("POST", f"/floor/k{index}", server.port)
+        for index in range(FLOOR_KEYS)
+    ]
 
 
-def view(ctx: Context, server: servers.Server, game_type: str) -> dict[str, Any]:
+def _action_window(
+    ctx: Context, server: servers.Server, game_type: str, chunk: list[plans.Plan]
+) -> Any:
+    """A load that plays ``chunk``'s games to the end (seated when the window starts)."""
+
+    def run() -> loadgen.LoadResult:
+        games = plans.seat_all(ctx.redis_url, chunk)
+        return ctx.load(
+            f"action {game_type}", server, streams=plans.action_streams(games, server.port)
+        )
+
+    return run
+
+
+def _pool_window(ctx: Context, server: servers.Server, name: str, pool: list[bytes]) -> Any:
+    return lambda: ctx.load(name, server, pool=pool)
+
+
+def _view_pool(ctx: Context, server: servers.Server, game_type: str) -> list[bytes]:
     """Views of random seats of many games, each at a random point of its game."""
     count = ctx.mode.view_games
     game_plans = plans.make_plans(game_type, 4, count, ctx.seeds(count))
@@ -205,11 +279,14 @@ def view(ctx: Context, server: servers.Server, game_type: str) -> dict[str, Any]
     for game in games:
         steps = len(game.plan.steps)
         plans.fast_forward(tables, game, rng.randint(steps // 10, steps * 9 // 10))
-    result = ctx.load(f"view {game_type}", server, pool=plans.view_pool(games, server.port))
-    ctx.log(_line(result))
-    data = result.to_dict()
-    data["game_type"] = game_type
-    data["games"] = count
+    return plans.view_pool(games, server.port)
+
+
+def _median_window(results: list[loadgen.LoadResult]) -> dict[str, Any]:
+    """The window of median rps, with every window's rps and server CPU per request."""
+    data = sorted(results, key=lambda result: result.rps)[len(results) // 2].to_dict()
+    data["windows_rps"] = [result.rps for result in results]
+    data["windows_server_us"] = [result.cpu_us_per_request.get("server", 0.0) for result in results]
     return data
 
 
@@ -436,14 +513,12 @@ def growth(ctx: Context, server: servers.Server) -> dict[str, Any]:
         }
     small_rps = sorted(out["small"]["windows_rps"] + out["small_again"]["windows_rps"])
     small_us = sorted(out["small"]["windows_server_us"] + out["small_again"]["windows_server_us"])
-    out["ratio"] = _median_of(out["large"]["windows_rps"]) / _median_of(small_rps)
-    out["ratio_by_server_cpu"] = _median_of(small_us) / _median_of(
-        out["large"]["windows_server_us"]
-    )
+    out["ratio"] = median_of(out["large"]["windows_rps"]) / median_of(small_rps)
+    out["ratio_by_server_cpu"] = median_of(small_us) / median_of(out["large"]["windows_server_us"])
     return out
 
 
-def _median_of(values: list[float]) -> float:
+def median_of(values: list[float]) -> float:
     ordered = sorted(values)
     middle = len(ordered) // 2
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
