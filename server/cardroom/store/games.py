@@ -128,6 +128,11 @@ def _compressed(value: Any) -> bytes:
     return zlib.compress(dump_json(value), 1)
 
 
+def _decompressed(stored: bytes) -> Any:
+    """A stored answer, as ``_compressed`` wrote it."""
+    return orjson.loads(zlib.decompress(stored))
+
+
 def dump_json(value: Any) -> bytes:
     """Compact JSON, as the stdlib writes it (keys that are numbers become strings)."""
     try:
@@ -306,7 +311,7 @@ class GameStore:
             self.recent.observe_load(game_id, results[0])
         self.recent.keep(game_id, results[0])
         record = GameRecord.from_hash(game_id, results[0])
-        stored = orjson.loads(zlib.decompress(results[1])) if idempotency and results[1] else None
+        stored = _decompressed(results[1]) if idempotency and results[1] else None
         return Loaded(record, stored)
 
     def recall(self, game_id: str) -> GameRecord | None:
@@ -359,7 +364,7 @@ class GameStore:
         keys = [game_key(record.id), idempotency[0] if idempotency else game_key(record.id)]
         result = self._commit(keys=keys, args=args)
         if isinstance(result, list) and len(result) == 1:
-            raise Answered(orjson.loads(zlib.decompress(result[0])))
+            raise Answered(_decompressed(result[0]))
         if isinstance(result, list):
             if record.recalled:
                 self.recent.observe(False)
