@@ -14,7 +14,7 @@ from cardroom.api import games, limits, observability, problems, system
 from cardroom.api.jsonio import JSONProvider
 from cardroom.config import Settings
 from cardroom.games import registry
-from cardroom.service import Tables
+from cardroom.service import BotBudget, Tables
 from cardroom.store import GameStore, connect
 
 API_DESCRIPTION = """\
@@ -100,7 +100,8 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         CARDROOM_SETTINGS=settings,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["cardroom.tables"] = Tables(store or connect(settings))
+    budget = BotBudget(settings.bot_actions_per_request, settings.bot_seconds_per_request)
+    app.extensions["cardroom.tables"] = Tables(store or connect(settings), bot_budget=budget)
     observability.init_app(app, settings)
     api = CardroomApi(app)
     api.register_blueprint(games.blp)

@@ -72,6 +72,13 @@ def on_starting(server):
             os.remove(os.path.join(metrics_dir, name))
 
 
+def post_worker_init(worker):
+    """Each worker runs the progression loop (due bot play), unless CARDROOM_PROGRESSION=off."""
+    from cardroom.progress import start_for_app
+
+    start_for_app(worker.wsgi)
+
+
 def child_exit(server, worker):
     """A dead worker's counters stay in the totals (only its live gauges would go)."""
     from prometheus_client import multiprocess

@@ -35,8 +35,37 @@ from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone
 from cardroom.store.games import Loaded, idempotency_key
 
 MAX_ATTEMPTS = 50
-MAX_BOT_ACTIONS = 100_000
 HIDDEN = "hidden"
+
+
+@dataclass(frozen=True)
+class BotBudget:
+    """How much bot play one request (or one step of the progression loop) may do.
+
+    Bots stop at whichever bound comes first; the rest of their play is due work
+    (``cardroom.store.due``), continued by the next request or the progression loop.
+    """
+
+    actions: int = 200
+    seconds: float = 0.05
+
+
+class _Spending:
+    """What one request has spent of its bot budget so far."""
+
+    def __init__(self, budget: BotBudget):
+        self.budget = budget
+        self.actions = 0
+        self.started = time.perf_counter()
+
+    def exhausted(self) -> bool:
+        """Spent: at least one action is always allowed, so every request makes progress."""
+        if self.actions == 0:
+            return False
+        return (
+            self.actions >= self.budget.actions
+            or time.perf_counter() - self.started >= self.budget.seconds
+        )
 
 
 class NotFound(Exception):
@@ -100,10 +129,17 @@ def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> st
 
 
 class Tables:
-    def __init__(self, store: GameStore, clock: Clock = time.time, history: History | None = None):
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Clock = time.time,
+        history: History | None = None,
+        bot_budget: BotBudget | None = None,
+    ):
         self.store = store
         self.clock = clock
         self.history = history or History()
+        self.bot_budget = bot_budget or BotBudget()
 
     # --- game types ---------------------------------------------------------------------
 
@@ -167,7 +203,8 @@ class Tables:
         )
         steps.begin(record)
         if record.status == "active":
-            self._run_bots(record, game, steps.time_for(record, now))
+            self._run_bots(record, game, steps.time_for(record, now), self._spending())
+        self._schedule_due_work(record, game, now)
         self.store.commit(record, create=True)
         return record
 
@@ -191,8 +228,10 @@ class Tables:
             now = self.clock()
             record.updated_at = now
             steps.take_seat(record, chosen, name)
+            game = get_game(record.game_type)
             if record.status == "active":
-                self._run_bots(record, get_game(record.game_type), steps.time_for(record, now))
+                self._run_bots(record, game, steps.time_for(record, now), self._spending())
+            self._schedule_due_work(record, game, now)
             try:
                 self.store.commit(record, token=(chosen, token))
             except Conflict:
@@ -374,15 +413,17 @@ class Tables:
         game = get_game(record.game_type)
         now = self.clock()
         ms = steps.time_for(record, now)
-        self._expire(record, game, ms)
+        spending = self._spending()
+        self._expire(record, game, ms, spending)
         if record.status == "waiting":
             raise StateConflict("the game waits for players to join", "game-not-started")
         if record.status == "finished":
             raise GameOver("the game is over")
         before = record.seq
         events = steps.act(record, game, seat, action, ms)
-        events += self._run_bots(record, game, ms)
+        events += self._run_bots(record, game, ms, spending)
         record.updated_at = now
+        self._schedule_due_work(record, game, now)
         shown = [
             redacted
             for event in events
@@ -424,14 +465,22 @@ class Tables:
             raise NotFound(game_id) from None
 
     def _fresh(self, game_id: str) -> GameRecord:
-        """The game, with any passed deadline resolved first (lazily, MT-14)."""
+        """The game, with any passed deadline resolved first (lazily, MT-14), and bot play
+        that an earlier request's budget left over continued (within this one's budget)."""
         for _ in range(MAX_ATTEMPTS):
             record = self._load(game_id).record
             game = get_game(record.game_type)
             now = self.clock()
-            if not self._expire(record, game, steps.time_for(record, now)):
+            ms = steps.time_for(record, now)
+            spending = self._spending()
+            before = record.version
+            self._expire(record, game, ms, spending)
+            if self._bots_pending(record, game):
+                self._run_bots(record, game, ms, spending)
+            if record.version == before:
                 return record
             record.updated_at = now
+            self._schedule_due_work(record, game, now)
             try:
                 self.store.commit(record)
             except Conflict:
@@ -439,7 +488,9 @@ class Tables:
             return record
         raise Conflict(game_id)
 
-    def _expire(self, record: GameRecord, game: Game, ms: int) -> list[dict[str, Any]]:
+    def _expire(
+        self, record: GameRecord, game: Game, ms: int, spending: _Spending
+    ) -> list[dict[str, Any]]:
         """Resolve a passed reaction deadline (lazily, MT-14), and let bots answer."""
         if record.status != "active":
             return []
@@ -448,16 +499,22 @@ class Tables:
             return []
         events = steps.expire(record, game, ms)
         if events:
-            events += self._run_bots(record, game, ms)
+            events += self._run_bots(record, game, ms, spending)
         return events
 
-    def _run_bots(self, record: GameRecord, game: Game, ms: int) -> list[dict[str, Any]]:
-        """Play every bot seat that is to act, until a person must act or the game ends."""
+    def _spending(self) -> _Spending:
+        return _Spending(self.bot_budget)
+
+    def _run_bots(
+        self, record: GameRecord, game: Game, ms: int, spending: _Spending
+    ) -> list[dict[str, Any]]:
+        """Play the bot seats that are to act, until a person must act, the game ends or the
+        request's bot budget is spent (what is left is due work: ``_schedule_due_work``)."""
         events: list[dict[str, Any]] = []
-        bot_seats = {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
+        bot_seats = _bot_seats(record)
         if not bot_seats:
             return events
-        for _ in range(MAX_BOT_ACTIONS):
+        while not spending.exhausted():
             seat = next_bot_seat(game, record.state, bot_seats)
             if seat is None:
                 break
@@ -465,7 +522,41 @@ class Tables:
             rng = random.Random(f"{record.seed}:{record.version}:{seat}")
             action = choose(game, record.state, seat, policy, rng)
             events += steps.act(record, game, seat, action, ms)
+            spending.actions += 1
         return events
+
+    @staticmethod
+    def _bots_pending(record: GameRecord, game: Game) -> bool:
+        """Bots have moves to make now (a request's budget ran out before they were done)."""
+        if record.status != "active":
+            return False
+        bot_seats = _bot_seats(record)
+        return bool(bot_seats) and next_bot_seat(game, record.state, bot_seats) is not None
+
+    def due_time(self, record: GameRecord) -> float | None:
+        """When the game next has work that must happen with no request (None: none).
+
+        Today that is bot play left over by a request's budget, due at once. Before the
+        commit that leaves such work, ``_schedule_due_work`` enters the game in the due set.
+        """
+        if self._bots_pending(record, get_game(record.game_type)):
+            return self.clock()
+        return None
+
+    def _schedule_due_work(self, record: GameRecord, game: Game, now: float) -> None:
+        """Enter the game in the due set if bots still have moves to make (before the commit
+        that leaves them pending: an entry without work costs a load, a missing one a
+        stalled game)."""
+        if self._bots_pending(record, game):
+            self.store.due.schedule(record.id, now)
+
+    def advance(self, game_id: str) -> tuple[int, float | None]:
+        """Do a game's due work, as a request would (the progression loop calls this).
+
+        Returns the game's revision as judged and when it is next due (None: nothing due).
+        """
+        record = self._fresh(game_id)
+        return record.rev, self.due_time(record)
 
     def _authenticate(self, record: GameRecord, token: str | None) -> int:
         if not token:
@@ -499,9 +590,14 @@ class Tables:
         }
 
 
+def _bot_seats(record: GameRecord) -> set[int]:
+    return {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
+
+
 __all__ = [
     "ActionOutcome",
     "BadRequest",
+    "BotBudget",
     "NotFound",
     "NotYourTurn",
     "PreconditionFailed",

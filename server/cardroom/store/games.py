@@ -42,6 +42,7 @@ from typing import Any
 import orjson
 import redis
 
+from cardroom.store.due import DueSet
 from cardroom.store.recent import KEPT_GAMES, RecentGames
 
 # The listing index: game ids scored by a counter, so every game has its own place (one hash
@@ -286,6 +287,7 @@ class GameStore:
         self.ttl_seconds = ttl_seconds
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
         self.recent = RecentGames(kept_games)
+        self.due = DueSet(client)
         self._commit = client.register_script(_COMMIT)
         self._index = client.register_script(_INDEX)
 
@@ -313,6 +315,11 @@ class GameStore:
         record = GameRecord.from_hash(game_id, results[0])
         stored = _decompressed(results[1]) if idempotency and results[1] else None
         return Loaded(record, stored)
+
+    def revision(self, game_id: str) -> int | None:
+        """The game's write counter as stored now (None: no such game)."""
+        rev = self.client.hget(game_key(game_id), "rev")
+        return None if rev is None else int(rev)
 
     def recall(self, game_id: str) -> GameRecord | None:
         """The game as this process last read or wrote it, without a round trip, if kept and
