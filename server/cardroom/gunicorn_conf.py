@@ -27,6 +27,9 @@ accesslog = os.environ.get("CARDROOM_ACCESS_LOG", None)
 errorlog = "-"
 loglevel = os.environ.get("CARDROOM_LOG_LEVEL", "info")
 wsgi_app = "cardroom.app:create_app()"
+# gunicorn 24+ opens a control socket at one path per user (~/.gunicorn/gunicorn.ctl), shared
+# by every server that user runs; cardroom does not use it.
+control_socket_disable = True
 # Size each worker's Redis pools to its concurrency, unless the operator chose a size
 # (connections open lazily: only as many as requests use at once).
 _pool = os.environ.get("CARDROOM_REDIS_POOL_SIZE", str(_concurrency + 4))
