@@ -31,7 +31,7 @@ from cardroom.games.base import (
     redact_event,
 )
 from cardroom.history import History
-from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone
+from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, OutcomeUnknown
 from cardroom.store.games import Loaded, idempotency_key
 
 MAX_ATTEMPTS = 50
@@ -102,6 +102,34 @@ class PreconditionFailed(Exception):
 
 # What an action may be refused for; on a recalled (unverified) game, checked on a fresh load.
 _REFUSALS = (RuleError, Unauthorized, PreconditionFailed, StateConflict)
+
+
+class ReplayedRefusal(Exception):
+    """The first answer of an Idempotency-Key was a refusal: the same refusal again
+    (``status`` and the problem's ``type`` slug, ``detail`` and extra members)."""
+
+    def __init__(self, status: int, problem: dict[str, Any]):
+        super().__init__(problem.get("detail", ""))
+        self.status = status
+        self.problem = problem
+
+
+def refusal_answer(error: Exception) -> dict[str, Any] | None:
+    """How a refusal of an action is answered (status, problem), to store under its
+    Idempotency-Key; None for one that is not stored (a missing or wrong token: the key
+    belongs to a seat, and nothing was judged)."""
+    if isinstance(error, RuleError):
+        status = 422 if error.problem_type == "illegal-action" else 409
+        problem = {"type": error.problem_type, "detail": error.message, "rule": error.rule}
+        problem["field"] = error.field
+    elif isinstance(error, StateConflict):
+        status, problem = 409, {"type": error.problem, "detail": error.message}
+    elif isinstance(error, PreconditionFailed):
+        detail = "If-Match does not match the game's current ETag"
+        status, problem = 412, {"type": "stale-version", "detail": detail}
+    else:
+        return None
+    return {"status": status, "problem": {k: v for k, v in problem.items() if v is not None}}
 
 
 @dataclass
@@ -391,10 +419,30 @@ class Tables:
                 return self._replay_answer(answered.response, body_digest)
             except Gone:
                 raise NotFound(game_id) from None
-            except _REFUSALS:
-                if not guessed:
+            except _REFUSALS as refusal:
+                if guessed:
+                    record = None
+                    continue
+                answer = refusal_answer(refusal) if idem_key else None
+                if answer is None:
                     raise
-                record = None
+                # As Stripe's keys do, the key keeps its first answer, a refusal too: the
+                # same key can never apply the action later. Stored only if the game is
+                # still the one judged; if not, the action is judged again on the new one.
+                try:
+                    self.store.remember_refusal(
+                        record, idem_key or "", {"body": body_digest, **answer}
+                    )
+                except Conflict as conflict:
+                    record, guessed = conflict.current, False
+                    continue
+                except Answered as answered:
+                    return self._replay_answer(answered.response, body_digest)
+                except Gone:
+                    raise NotFound(game_id) from None
+                except OutcomeUnknown:
+                    pass  # the refusal is certain: nothing was applied
+                raise refusal from None
         raise Conflict(game_id)
 
     def _act_on(
@@ -454,6 +502,8 @@ class Tables:
                 "Idempotency-Key",
                 problem="idempotency-key-reused",
             )
+        if "problem" in stored:
+            raise ReplayedRefusal(stored["status"], stored["problem"])
         return ActionOutcome(stored["status"], stored["response"], replayed=True)
 
     # --- internals ----------------------------------------------------------------------
@@ -485,6 +535,10 @@ class Tables:
                 self.store.commit(record)
             except Conflict:
                 continue
+            except OutcomeUnknown as unknown:
+                # A read's own write (a deadline, bot play) was lost in the store: to the
+                # reader that is the store being unavailable, nothing it asked for.
+                raise unknown.__cause__ or unknown from None
             return record
         raise Conflict(game_id)
 
@@ -601,6 +655,7 @@ __all__ = [
     "NotFound",
     "NotYourTurn",
     "PreconditionFailed",
+    "ReplayedRefusal",
     "StateConflict",
     "Tables",
     "Unauthorized",

@@ -5,9 +5,16 @@ from __future__ import annotations
 import redis
 
 from cardroom.config import Settings
-from cardroom.store.games import Answered, Conflict, GameRecord, GameStore, Gone
+from cardroom.store.games import (
+    Answered,
+    Conflict,
+    GameRecord,
+    GameStore,
+    Gone,
+    OutcomeUnknown,
+)
 
-__all__ = ["Answered", "Conflict", "GameRecord", "GameStore", "Gone", "connect"]
+__all__ = ["Answered", "Conflict", "GameRecord", "GameStore", "Gone", "OutcomeUnknown", "connect"]
 
 
 def connect(settings: Settings) -> GameStore:

@@ -15,8 +15,11 @@ to ``tail`` by the commit script; every ``SEAL_AFTER`` entries the writer folds 
 ``log``, so an action neither re-compresses the whole log nor keeps it all uncompressed.
 
 Every write is one Lua compare-and-set on ``rev`` and ``w``: record, log, token and
-idempotency record land together or not at all. A stale read is refused, never merged, and
-the refusal carries the game as stored, so the writer tries again without another load.
+idempotency record land together or not at all. A write is sent once, never re-sent by the
+client library: when no answer comes back after it was sent, its outcome is unknown
+(``OutcomeUnknown``), since Redis may still run it; a re-send could apply it twice. A stale
+read is refused, never merged, and the refusal carries the game as stored, so the writer
+tries again without another load.
 ``w`` makes every write's mark unique: a game restored from an older snapshot counts its
 ``rev`` up again, but never matches a record read before. A write publishes the new ``rev``
 on ``cardroom:game:{ID}:changed``, which wakes event long-polls.
@@ -41,6 +44,7 @@ from typing import Any
 
 import orjson
 import redis
+from redis.commands.core import Script
 
 from cardroom.store.due import DueSet
 from cardroom.store.recent import KEPT_GAMES, RecentGames
@@ -97,6 +101,33 @@ if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[5]) end
 redis.call('PUBLISH', KEYS[1] .. ':changed', new)
 return new
 """
+
+
+# KEYS: game hash, idempotency key. ARGV: 1 rev read, 2 write id read, 3 the stored refusal,
+# 4 its TTL. Stores a refusal under an Idempotency-Key if the game is still as judged.
+# Returns 0 once stored; -2 if the game is gone; the game's hash (HGETALL) if it was written
+# since; a list of one item, the stored answer, if the key has one already.
+_REFUSE = """
+local answered = redis.call('GET', KEYS[2])
+if answered then return {answered} end
+local seen = redis.call('HMGET', KEYS[1], 'rev', 'w')
+if not seen[1] then return -2 end
+if seen[1] ~= ARGV[1] or (seen[2] or '') ~= ARGV[2] then
+  return redis.call('HGETALL', KEYS[1])
+end
+redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
+return 0
+"""
+
+
+class OutcomeUnknown(Exception):
+    """A write was sent and no answer came back (a timeout, a dropped connection): Redis
+    may have applied it, or may still. Reading the game tells; so does a retry with the same
+    Idempotency-Key, whose answer the write stores with it."""
+
+    def __init__(self, game_id: str):
+        super().__init__(game_id)
+        self.game_id = game_id
 
 
 class Conflict(Exception):
@@ -289,6 +320,7 @@ class GameStore:
         self.recent = RecentGames(kept_games)
         self.due = DueSet(client)
         self._commit = client.register_script(_COMMIT)
+        self._refuse = client.register_script(_REFUSE)
         self._index = client.register_script(_INDEX)
 
     def ping(self) -> bool:
@@ -369,15 +401,8 @@ class GameStore:
             write_id,
         ]
         keys = [game_key(record.id), idempotency[0] if idempotency else game_key(record.id)]
-        result = self._commit(keys=keys, args=args)
-        if isinstance(result, list) and len(result) == 1:
-            raise Answered(_decompressed(result[0]))
-        if isinstance(result, list):
-            if record.recalled:
-                self.recent.observe(False)
-            stored = dict(zip(result[::2], result[1::2], strict=True))
-            self.recent.keep(record.id, stored)
-            raise Conflict(record.id, GameRecord.from_hash(record.id, stored))
+        result = self._write_once(self._commit, keys, args, record.id)
+        self._raise_refused_write(record, result)
         if result == -1:
             raise Conflict(record.id)
         if result == -2:
@@ -393,6 +418,61 @@ class GameStore:
         self.recent.keep(record.id, record.as_stored(body))
         if create:
             self._index(keys=[INDEX_KEY, INDEX_COUNTER_KEY], args=[record.id])
+
+    def remember_refusal(self, record: GameRecord, key: str, stored: dict[str, Any]) -> None:
+        """Store a refusal of an action as the answer of its Idempotency-Key ``key``, if the
+        game is still as ``record`` (the refusal was judged on it).
+
+        Raises Conflict (with the game as stored) if it was written since, Gone if it
+        expired, Answered if the key has an answer already.
+        """
+        args = [record.rev, record.write_id, _compressed(stored), self.idempotency_ttl_seconds]
+        result = self._write_once(self._refuse, [game_key(record.id), key], args, record.id)
+        self._raise_refused_write(record, result)
+        if result == -2:
+            self.recent.forget(record.id)
+            raise Gone(record.id)
+
+    def _raise_refused_write(self, record: GameRecord, result: Any) -> None:
+        """A write script's answer that is not a write: a stored answer, or a newer game."""
+        if isinstance(result, list) and len(result) == 1:
+            raise Answered(_decompressed(result[0]))
+        if isinstance(result, list):
+            if record.recalled:
+                self.recent.observe(False)
+            stored = dict(zip(result[::2], result[1::2], strict=True))
+            self.recent.keep(record.id, stored)
+            raise Conflict(record.id, GameRecord.from_hash(record.id, stored))
+
+    def _write_once(self, script: Script, keys: list[str], args: list[Any], game_id: str) -> Any:
+        """Run a write script, sent once: an error before it was sent whole is raised as it
+        is (nothing was applied); an error after it is OutcomeUnknown.
+
+        redis-py retries a command on a timeout or a dropped connection, which for a write
+        whose answer was lost means sending it again: this sends it on a pooled connection
+        itself. A client without a connection pool (a cluster client) cannot tell sent from
+        unsent, so every such error of it is OutcomeUnknown.
+        """
+        pool = getattr(self.client, "connection_pool", None)
+        if pool is None:
+            try:
+                return script(keys=keys, args=args)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+                raise OutcomeUnknown(game_id) from error
+        connection = pool.get_connection()
+        try:
+            connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            try:
+                try:
+                    return connection.read_response()
+                except redis.exceptions.NoScriptError:  # answered: nothing ran
+                    connection.send_command("EVAL", script.script, len(keys), *keys, *args)
+                    return connection.read_response()
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+                connection.disconnect()
+                raise OutcomeUnknown(game_id) from error
+        finally:
+            pool.release(connection)
 
     @staticmethod
     def _log_update(record: GameRecord) -> tuple[bytes, str]:
