@@ -12,6 +12,7 @@ from flask_smorest import Api
 from cardroom import __version__
 from cardroom.api import games, limits, observability, problems, system
 from cardroom.api.jsonio import JSONProvider
+from cardroom.arrival import ArrivalGuard
 from cardroom.config import Settings
 from cardroom.games import registry
 from cardroom.service import BotBudget, Tables
@@ -109,4 +110,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.register_blueprint(system.assets)
     problems.register(app)
     limits.init_app(app, settings)
+    app.wsgi_app = ArrivalGuard(  # type: ignore[method-assign]
+        app.wsgi_app, settings.body_timeout_seconds, settings.max_body_bytes
+    )
     return app

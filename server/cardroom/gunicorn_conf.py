@@ -8,18 +8,27 @@ import os
 import shutil
 import tempfile
 
-bind = os.environ.get("CARDROOM_BIND", "127.0.0.1:8000")
+# The API, and /metrics on an address of its own if CARDROOM_METRICS_BIND names one.
+bind = [os.environ.get("CARDROOM_BIND", "127.0.0.1:8000")]
+if os.environ.get("CARDROOM_METRICS_BIND"):
+    bind.append(os.environ["CARDROOM_METRICS_BIND"])
 # gevent: each worker holds up to worker_connections requests at once in greenlets, so
 # thousands of clients can wait in event long-polls and streams without starving the others.
+# cardroom's gevent worker also closes the longest-arriving connection past
+# CARDROOM_MAX_ARRIVING (cardroom.arrival: slow clients).
 # CARDROOM_WORKER_CLASS=gthread runs threads instead (CARDROOM_THREADS per worker).
+_WORKER_CLASSES = {"gevent": "cardroom.arrival.GeventWorker"}
 worker_class = os.environ.get("CARDROOM_WORKER_CLASS", "gevent")
+_is_gevent = worker_class == "gevent"
+worker_class = _WORKER_CLASSES.get(worker_class, worker_class)
 workers = int(os.environ.get("CARDROOM_WORKERS", "2"))
 worker_connections = int(os.environ.get("CARDROOM_WORKER_CONNECTIONS", "1000"))
 threads = int(os.environ.get("CARDROOM_THREADS", "32"))
-_concurrency = worker_connections if worker_class == "gevent" else threads
+_concurrency = worker_connections if _is_gevent else threads
 # Longer than the longest long-poll (CARDROOM_MAX_WAIT, 30 s by default).
 timeout = int(os.environ.get("CARDROOM_WORKER_TIMEOUT", "60"))
 graceful_timeout = 30
+# Also the time a request's headers have to arrive in (the gevent worker reads them under it).
 keepalive = 5
 max_requests = int(os.environ.get("CARDROOM_MAX_REQUESTS", "0"))
 max_requests_jitter = 100

@@ -42,7 +42,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-GUNICORN_CONFIG = "python:cardroom.gunicorn_conf"
+from cardroom.cli import GUNICORN_CONFIG
+
 LOCK_NAME = "cardroom.lock"
 MAX_RESTARTS = 5
 RESTART_WINDOW = 60.0
