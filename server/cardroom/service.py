@@ -35,7 +35,8 @@ from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, Outc
 from cardroom.store.games import Loaded, idempotency_key
 
 MAX_ATTEMPTS = 50
-HIDDEN = "hidden"
+# A secret option that is set (a stacked deck) shows as this until the game ends.
+STACKED = "stacked"
 
 
 @dataclass(frozen=True)
@@ -214,6 +215,7 @@ class Tables:
             except KeyError:
                 raise BadRequest(f"unknown policy {policy!r}", f"bots.{index}.policy") from None
             seats[seat] = {"name": f"{policy} bot", "bot": policy}
+        seed_chosen = seed is not None
         if seed is None:
             seed = secrets.randbelow(2**53)
         now = self.clock()
@@ -223,6 +225,7 @@ class Tables:
             players=players,
             options=full_options,
             seed=seed,
+            seed_chosen=seed_chosen,
             seats=seats,
             state=game.new_game(players, full_options, seed),
             created_at=now,
@@ -286,6 +289,7 @@ class Tables:
             "scores": game.scores(record.state),
             "to_act": sorted(game.to_act(record.state)) if record.status == "active" else [],
             "result": game.result(record.state),
+            "deal": self.deal(game, record),
             "seed": record.seed if finished else None,
             "created_at": record.created_at,
             "updated_at": record.updated_at,
@@ -316,6 +320,7 @@ class Tables:
             "legal_actions": legal,
             "deadline": game.deadline(record.state) if active else None,
             "result": game.result(record.state),
+            "deal": self.deal(game, record),
             "seats": self._seats(record),
             "scores": game.scores(record.state),
             "options": self._public_options(game, record),
@@ -633,13 +638,25 @@ class Tables:
         ]
 
     @staticmethod
+    def deal(game: Game, record: GameRecord) -> str:
+        """How the cards were dealt, for everyone to see from the start (docs/api.md):
+        ``stacked`` (the creator set the deck), ``seeded`` (the creator chose the seed, so
+        may know every hand) or ``random`` (the server's secret seed: nobody knows them)."""
+        if any(
+            spec.secret and record.options.get(spec.name) is not None
+            for spec in game.option_specs
+        ):
+            return "stacked"
+        return "seeded" if record.seed_chosen else "random"
+
+    @staticmethod
     def _public_options(game: Game, record: GameRecord) -> dict[str, Any]:
-        """Options as everyone may see them: a stacked deck stays hidden until the end."""
+        """Options as everyone may see them: a stacked deck shows as "stacked" until the end."""
         if record.status == "finished":
             return record.options
         secret = {spec.name for spec in game.option_specs if spec.secret}
         return {
-            name: (HIDDEN if name in secret and value is not None else value)
+            name: (STACKED if name in secret and value is not None else value)
             for name, value in record.options.items()
         }
 

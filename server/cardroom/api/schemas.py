@@ -78,7 +78,7 @@ class OptionDescriptionSchema(Schema):
     default = fields.Raw(allow_none=True, metadata=_doc("The value when the option is absent."))
     description = fields.String()
     nullable = fields.Boolean()
-    secret = fields.Boolean(metadata=_doc("Shown as `hidden` to players until the game ends."))
+    secret = fields.Boolean(metadata=_doc("Shown as `stacked` to players until the game ends."))
     choices = fields.List(fields.Raw())
     minimum = fields.Float()
     maximum = fields.Float()
@@ -153,6 +153,13 @@ class SeatSchema(Schema):
     taken = fields.Boolean()
 
 
+DEAL_DOC = (
+    "How the cards were dealt, shown from the start: `random` (the server's secret seed), "
+    "`seeded` (the creator chose `seed` and may know every hand) or `stacked` (the creator "
+    "set the deck)."
+)
+
+
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game_type = fields.String(required=True)
@@ -161,11 +168,14 @@ class GameSummarySchema(Schema):
     )
     players = fields.Integer()
     seats = fields.List(fields.Nested(SeatSchema))
-    options = fields.Dict(metadata=_doc("Every option with its value (a stacked deck hidden)."))
+    options = fields.Dict(
+        metadata=_doc("Every option with its value (a stacked deck: `stacked` until the end).")
+    )
     version = fields.Integer(metadata=_doc("The number of accepted actions."))
     scores = fields.List(fields.Integer())
     to_act = fields.List(fields.Integer(), metadata=_doc("The seats that may act now."))
     result = fields.Dict(allow_none=True, metadata=_doc("Null until the end: `{winners: […]}`."))
+    deal = fields.String(metadata=_doc(DEAL_DOC))
     seed = fields.Integer(allow_none=True, metadata=_doc("Revealed once the game is finished."))
     created_at = fields.Float(metadata=_doc("Unix time, seconds."))
     updated_at = fields.Float(metadata=_doc("Unix time, seconds."))
@@ -258,6 +268,7 @@ class ViewSchema(Schema):
     seats = fields.List(fields.Nested(SeatSchema))
     scores = fields.List(fields.Integer())
     options = fields.Dict()
+    deal = fields.String(metadata=_doc(DEAL_DOC))
     public = fields.Dict(metadata=_doc("The game's public state (see its rules page)."))
     etag = fields.String(metadata=_doc("The view's ETag, for If-Match on the next action."))
 

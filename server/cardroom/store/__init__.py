@@ -51,4 +51,5 @@ def connect(settings: Settings) -> GameStore:
         ttl_seconds=settings.game_ttl_seconds,
         idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
         kept_games=settings.kept_games,
+        unjoined_ttl_seconds=settings.unjoined_game_ttl_seconds,
     )

@@ -202,6 +202,8 @@ class GameRecord:
     seed: int
     seats: list[dict[str, Any]]
     state: dict[str, Any]
+    # The creator chose the seed (and so may know every hand): shown to everyone.
+    seed_chosen: bool = False
     status: str = "waiting"
     version: int = 0
     seq: int = 0
@@ -247,6 +249,7 @@ class GameRecord:
                 "players": self.players,
                 "options": self.options,
                 "seed": self.seed,
+                "seed_chosen": self.seed_chosen,
                 "seats": self.seats,
                 "state": self.state,
                 "status": self.status,
@@ -287,6 +290,10 @@ class GameRecord:
             stored[f"t{seat}".encode()] = token_hash.encode()
         return stored
 
+    def joined(self) -> bool:
+        """A person has taken a seat (bots aside)."""
+        return any(seat["name"] is not None and not seat["bot"] for seat in self.seats)
+
     def seat_for_token(self, token: str) -> int | None:
         """The seat whose token this is, compared in constant time against every seat."""
         candidate = hash_token(token)
@@ -312,10 +319,13 @@ class GameStore:
         ttl_seconds: int,
         idempotency_ttl_seconds: int,
         kept_games: int = KEPT_GAMES,
+        unjoined_ttl_seconds: int | None = None,
     ):
         self.client = client
         self.blocking_client = blocking_client or client
         self.ttl_seconds = ttl_seconds
+        # A game no person has joined lives this long (all-bot games and untaken tables).
+        self.unjoined_ttl_seconds = unjoined_ttl_seconds or ttl_seconds
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
         self.recent = RecentGames(kept_games)
         self.due = DueSet(client)
@@ -390,7 +400,7 @@ class GameStore:
         args: list[Any] = [
             "" if create else record.rev,
             body,
-            self.ttl_seconds,
+            self.ttl_seconds if token or record.joined() else self.unjoined_ttl_seconds,
             _compressed(idempotency[1]) if idempotency else "",
             self.idempotency_ttl_seconds,
             f"t{token[0]}" if token else "",
