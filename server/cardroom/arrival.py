@@ -58,8 +58,10 @@ class Arrivals:
 
     def _evict(self, sock: Any) -> None:
         self.evicted += 1
+        # The socket under gevent's: its reader wakes to the end of the stream, as if the
+        # client had closed (gevent's own shutdown would raise EBADF in it, logged loudly).
         with contextlib.suppress(OSError):
-            sock.shutdown(socket.SHUT_RDWR)  # its reader sees the end of the stream
+            getattr(sock, "_sock", sock).shutdown(socket.SHUT_RDWR)
 
     def __len__(self) -> int:
         return len(self._waiting)
@@ -129,6 +131,8 @@ class ArrivalGuard:
         wanted = self.max_body + 1 if length is None else length
         stream = environ["wsgi.input"]
         body = self._read_within(stream, wanted, environ.get("gunicorn.socket"))
+        if length is not None and len(body) < length:
+            raise BodyTimeout()  # the client went away (or was closed as too slow)
         environ["wsgi.input"] = io.BytesIO(body)
         environ["CONTENT_LENGTH"] = str(len(body))
         environ.pop("HTTP_TRANSFER_ENCODING", None)
