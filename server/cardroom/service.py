@@ -643,8 +643,7 @@ class Tables:
         ``stacked`` (the creator set the deck), ``seeded`` (the creator chose the seed, so
         may know every hand) or ``random`` (the server's secret seed: nobody knows them)."""
         if any(
-            spec.secret and record.options.get(spec.name) is not None
-            for spec in game.option_specs
+            spec.secret and record.options.get(spec.name) is not None for spec in game.option_specs
         ):
             return "stacked"
         return "seeded" if record.seed_chosen else "random"
