@@ -110,8 +110,10 @@ class Progression:
 
 
 def start_for_app(app: Any) -> Progression | None:
-    """Start the loop for a Flask app built by ``create_app``, as its settings say."""
-    if not app.config["CARDROOM_SETTINGS"].progression:
+    """Start the loop for a Flask app built by ``create_app``, as its settings say (another
+    app served with the same gunicorn config, such as the bench's floor app, gets none)."""
+    settings = getattr(app, "config", {}).get("CARDROOM_SETTINGS")
+    if settings is None or not settings.progression:
         return None
     progression = Progression(app.extensions["cardroom.tables"])
     progression.start()
