@@ -61,8 +61,10 @@ def healthcheck(args: argparse.Namespace) -> int:
 
 
 def bind_port(bind: str) -> int:
-    """The port of a gunicorn bind address (``host:port``, ``[v6]:port``, ``:port``)."""
-    return int(bind.rsplit(":", 1)[1]) if ":" in bind else 8000
+    """The port of a gunicorn bind address (``host:port``, ``[v6]:port``, ``:port``; the
+    first of several, comma-separated)."""
+    first = bind.split(",")[0]
+    return int(first.rsplit(":", 1)[1]) if ":" in first else 8000
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,7 +9,9 @@ import shutil
 import tempfile
 
 # The API, and /metrics on an address of its own if CARDROOM_METRICS_BIND names one.
-bind = [os.environ.get("CARDROOM_BIND", "127.0.0.1:8000")]
+# CARDROOM_BIND may list several addresses, comma-separated (`cardroom serve` passes the
+# sockets it bound itself: fd://N, with which gunicorn binds nothing else).
+bind = os.environ.get("CARDROOM_BIND", "127.0.0.1:8000").split(",")
 if os.environ.get("CARDROOM_METRICS_BIND"):
     bind.append(os.environ["CARDROOM_METRICS_BIND"])
 # gevent: each worker holds up to worker_connections requests at once in greenlets, so

@@ -151,12 +151,11 @@ class Supervisor:
         listener = bind(args.host, args.port)
         port = listener.getsockname()[1]
         env = dict(os.environ)
-        env["CARDROOM_BIND"] = f"fd://{listener.fileno()}"
-        metrics_port = args.metrics_port
-        if metrics_port is not None:
-            probe = bind(args.host, metrics_port)  # busy: one line, now
-            probe.close()
-            env["CARDROOM_METRICS_BIND"] = f"{args.host}:{metrics_port}"
+        listeners = [listener]
+        if args.metrics_port is not None:
+            listeners.append(bind(args.host, args.metrics_port))
+            env["CARDROOM_METRICS_BIND"] = f"{args.host}:{args.metrics_port}"  # for the app
+        env["CARDROOM_BIND"] = ",".join(f"fd://{sock.fileno()}" for sock in listeners)
         if args.workers:
             env["CARDROOM_WORKERS"] = str(args.workers)
         if not env.get("REDIS_URL"):
@@ -181,11 +180,12 @@ class Supervisor:
             [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG],
             env=env,
             stdin=subprocess.DEVNULL,
-            pass_fds=[listener.fileno()],
+            pass_fds=[sock.fileno() for sock in listeners],
             preexec_fn=die_with_parent(signal.SIGQUIT),
             process_group=0,  # the terminal's Ctrl-C reaches serve alone
         )
-        listener.close()  # gunicorn has it now
+        for sock in listeners:
+            sock.close()  # gunicorn has them now
         base = f"http://{url_host(args.host)}:{port}"
         self._wait_until_answering(base)
         return f"http://{args.host}:{port}" if args.host not in ("", "0.0.0.0") else base

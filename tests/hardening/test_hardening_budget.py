@@ -17,6 +17,7 @@ from hardening_kit import stored_game
 from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.progress import Progression
+from cardroom.store.due import bucket_of
 from cardroom.store.embedded import free_port
 
 from conftest import start_gunicorn, stop_gunicorn
@@ -142,3 +143,24 @@ def test_all_bot_games_finish_with_no_request_under_gunicorn_without_double_step
     finally:
         for server in servers:
             stop_gunicorn(server)
+
+
+def test_the_due_set_leases_keeps_the_earlier_time_and_releases_only_its_lease(budget_app):
+    """The rules cardroom.store.due states, which turn clocks will rely on too."""
+    due = budget_app.extensions["cardroom.tables"].store.due
+    game_id = "dueSetTest01"
+    due.schedule(game_id, 2000.0)
+    due.schedule(game_id, 3000.0)
+    assert due.due_at(game_id) == 2000.0, "the earlier time stays"
+    bucket = bucket_of(game_id)
+    assert due.claim(bucket, now=1000.0, lease=30, most=10) == [], "not due yet"
+    assert (game_id, 2030.0) in due.claim(bucket, now=2000.0, lease=30, most=100)
+    assert due.due_at(game_id) == 2030.0, "leased"
+    assert game_id not in [g for g, _ in due.claim(bucket, now=2010.0, lease=30, most=100)]
+    due.schedule(game_id, 2005.0)  # a request left work due sooner than the lease ends
+    assert not due.release(game_id, 2030.0, None), "the lease is no longer the entry"
+    assert due.due_at(game_id) == 2005.0
+    assert (game_id, 2040.0) in due.claim(bucket, now=2010.0, lease=30, most=100)
+    assert due.release(game_id, 2040.0, 5000.0) and due.due_at(game_id) == 5000.0
+    leased = dict(due.claim(bucket, now=5000.0, lease=30, most=100))
+    assert due.release(game_id, leased[game_id], None) and due.due_at(game_id) is None

@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from cardroom.store.embedded import free_port
+
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="serve's supervision is tested on Linux"
 )
@@ -276,3 +278,15 @@ def test_ctrl_c_stops_everything_without_a_traceback_open_streams_included(serve
     wait_until(lambda: not any(alive(pid) for pid in family), 10, "the children gone")
     assert "Traceback" not in serve.output and "KeyboardInterrupt" not in serve.output
     assert serve.lines[-1].endswith("Shutting down: Master") or "cardroom: stopping" in serve.output
+
+
+def test_metrics_are_served_on_the_metrics_port_only(tmp_path):
+    metrics_port = free_port()
+    server = Serve(tmp_path / "data", "--metrics-port", str(metrics_port))
+    try:
+        url = server.url()
+        assert requests.get(f"{url}/metrics", timeout=5).status_code == 404
+        scraped = requests.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5)
+        assert scraped.status_code == 200 and "cardroom_http_requests" in scraped.text
+    finally:
+        server.kill()
