@@ -15,6 +15,7 @@ from web_kit import (
     HTTP_TIMEOUT,
     MOVE_TIMEOUT_MS,
     api_view,
+    assert_labelled,
     check_offered_against_view,
     click_action,
     create_in_lobby,
@@ -76,9 +77,7 @@ def choose(base: str, game_id: str, token: str, seen: dict[str, Any]):
                 page.click(f"#hand button[data-pick='{card}']")
                 page.wait_for_selector(f"#hand button[data-pick='{card}'][aria-pressed=true]")
             narrowed = [a for a in offered(page) if a["type"] == "score"]
-            assert best in narrowed and all(
-                best["green"] == a["green"] for a in narrowed
-            ), narrowed
+            assert best in narrowed and all(best["green"] == a["green"] for a in narrowed), narrowed
             seen["picked"] = seen.get("picked", 0) + 1
             click_action(page, best)
             return
@@ -151,6 +150,7 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
     page, guard = open_page()
     page.goto("/")
     page.wait_for_selector("body[data-ready=true]")
+    assert_labelled(page)
     screenshot(page, "lobby-desktop")
     page.set_viewport_size({"width": 390, "height": 844})
     screenshot(page, "lobby-phone")
@@ -175,14 +175,19 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
             assert page.locator("#hand [data-card-id]").count() > 0
             seen["reloaded"] = True
         if moves == 3:
+            assert_labelled(page)
             screenshot(page, "mr-toast-table-desktop")
             page.set_viewport_size({"width": 390, "height": 844})
             screenshot(page, "mr-toast-table-phone")
             page.set_viewport_size({"width": 1280, "height": 900})
-        if "refused" not in seen and moves >= 3 and wait_for_move(page) == "active":
-            if best_move(api_view(live_server, game_id, token)) is not None:
-                refuse_a_stale_move(page, guard, live_server, game_id, token)
-                seen["refused"] = True
+        if (
+            "refused" not in seen
+            and moves >= 3
+            and wait_for_move(page) == "active"
+            and best_move(api_view(live_server, game_id, token)) is not None
+        ):
+            refuse_a_stale_move(page, guard, live_server, game_id, token)
+            seen["refused"] = True
 
     moves = play_until_over(page, play, max_moves=MAX_MOVES, seconds=GAME_SECONDS, between=midway)
     assert seen.get("reloaded") and seen.get("refused") and seen.get("picked")
@@ -197,6 +202,7 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
     assert all(names[w] in result.lower() for w in winners)
     log = page.inner_text("#log-list")
     assert "scored" in log and "Game over" in log
+    assert re.search(r"(gave you a|You gave greedy bot a) Responsibility \d chore", log), log
     screenshot(page, "mr-toast-result-desktop")
 
     # Play again: a new game with the same settings, this browser in the same seat.

@@ -8,6 +8,7 @@ element carries ``data-card-id``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -55,10 +56,9 @@ class PageGuard:
 
     def _response(self, response: Any) -> None:
         if self.capture_json and "/v1/" in response.url and response.status == 200:
-            try:
+            # A body already gone (the page navigated away) has nothing left to check.
+            with contextlib.suppress(Exception):
                 self.json_answers.append((response.url, response.json()))
-            except Exception:  # a body already gone (the page navigated): nothing to check
-                pass
         if response.status < 400:
             return
         for entry in self.expected:
@@ -111,28 +111,58 @@ def wait_for_move(page: Any, timeout_ms: int = MOVE_TIMEOUT_MS) -> str:
 
 def offered(page: Any) -> list[dict[str, Any]]:
     buttons = page.locator("#actions button[data-action]")
-    return [json.loads(text) for text in buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")]
+    texts = buttons.evaluate_all("buttons => buttons.map(b => b.dataset.action)")
+    return [json.loads(text) for text in texts]
 
 
-def click_action(page: Any, action: dict[str, Any]) -> None:
-    """Click the control that sends ``action`` and wait for the table to move on."""
+def click_action(page: Any, action: dict[str, Any], keyboard: bool = False) -> None:
+    """Click the control that sends ``action`` (or reach it with the keyboard alone: the skip
+    link, then Tab, then Enter) and wait for the table to move on."""
     version = page.get_attribute("main", "data-version")
     buttons = page.locator("#actions button[data-action]")
-    for index, shown in enumerate(offered(page)):
-        if shown == action:
-            buttons.nth(index).click()
-            break
-    else:
+    if action not in offered(page):
         raise AssertionError(f"{action} is not offered: {offered(page)}")
+    if keyboard:
+        page.focus("a.skip")
+        page.keyboard.press("Enter")  # "Skip to your move"
+        for _ in range(60):
+            page.keyboard.press("Tab")
+            focused = page.evaluate("() => document.activeElement.dataset.action || null")
+            if focused and json.loads(focused) == action:
+                break
+        else:
+            raise AssertionError(f"Tab never reached {action}")
+        page.keyboard.press("Enter")
+    else:
+        buttons.nth(offered(page).index(action)).click()
     page.wait_for_selector(
         f"main:not([data-version='{version}'])[data-busy=false], #problem:not(:empty)",
         timeout=MOVE_TIMEOUT_MS,
     )
 
 
+def assert_labelled(page: Any) -> None:
+    """Every form field has a label, every button and link a name, every card a description."""
+    unlabelled = page.locator("input, select, textarea").evaluate_all(
+        "fields => fields.filter(f => !f.labels.length && !f.getAttribute('aria-label'))"
+        ".map(f => f.outerHTML)"
+    )
+    assert not unlabelled, unlabelled
+    nameless = page.locator("button, a").evaluate_all(
+        "items => items.filter(i => !(i.getAttribute('aria-label') || i.textContent.trim()))"
+        ".map(i => i.outerHTML)"
+    )
+    assert not nameless, nameless
+    cards = page.locator("[data-card-id]").evaluate_all(
+        "cards => cards.filter(c => !c.getAttribute('aria-label')).map(c => c.outerHTML)"
+    )
+    assert not cards, cards
+
+
 def api_view(base: str, game_id: str, token: str | None = None) -> dict[str, Any]:
     headers = auth(token) if token else {}
-    response = requests.get(f"{base}/v1/games/{game_id}/view", headers=headers, timeout=HTTP_TIMEOUT)
+    url = f"{base}/v1/games/{game_id}/view"
+    response = requests.get(url, headers=headers, timeout=HTTP_TIMEOUT)
     assert response.status_code == 200, response.text
     return response.json()
 

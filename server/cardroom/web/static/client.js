@@ -1,7 +1,7 @@
 // cardroom's HTTP API for the browser: a small client with no dependencies (docs/web.md).
 //
 //   import { CardroomClient, Problem } from "/web/client.js";
-//   const api = new CardroomClient();                     // same origin; or new CardroomClient("http://host:8000")
+//   const api = new CardroomClient();                     // same origin; or new CardroomClient(origin)
 //   const game = await api.createGame({ gameType: "mr-toast", players: 2, bots: [{ seat: 1, policy: "greedy" }] });
 //   const { token } = await api.join(game.id, "Ann");     // keep the token: it is shown once
 //   let view = await api.view(game.id, token);            // your hand, to_act, legal_actions…

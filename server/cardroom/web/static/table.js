@@ -620,7 +620,10 @@ function render() {
   main.dataset.version = String(view.version);
   main.dataset.status = view.status;
   main.dataset.busy = state.busy ? "true" : "false";
-  main.dataset.myMove = view.legal_actions.length && !state.busy ? "true" : "false";
+  // Your move: the game awaits you (in a simultaneous phase you may still change an answer
+  // you gave, but nobody waits for it).
+  const awaited = (view.awaiting ?? view.to_act).includes(ctx.me);
+  main.dataset.myMove = view.legal_actions.length && awaited && !state.busy ? "true" : "false";
   document.body.dataset.ready = "table";
   if (focused && document.activeElement === document.body) {
     const again = document.querySelector(`[data-focus-key="${CSS.escape(focused)}"]`);
