@@ -35,6 +35,11 @@ DECLARE_THREE = 6
 SEED_TWO = 3
 DECLARE_TWO = 3
 TURN_LIMIT_TWO = 16  # EP-16 keeps the two-browser game short: it ends at 16 turns
+# A stacked first round (option `decks`, secret until the end): the bolts are the removed
+# suit; seat 1 gets the first 8 cards, seat 2 the next 8, the acorns are the draw pile.
+ROUND_ONE = [f"{n}{suit}" for suit in "MS" for n in range(2, 10)]
+ROUND_ONE = ROUND_ONE[0:4] + ROUND_ONE[8:12] + ROUND_ONE[4:8] + ROUND_ONE[12:16]
+ROUND_ONE += [f"{n}A" for n in range(2, 10)]
 MAX_MOVES = 80
 GAME_SECONDS = 45
 
@@ -141,6 +146,7 @@ def check_spectator(spectator: Any, watcher: Any, base: str, game_id: str, token
     assert not answered & hands, answered & hands
     public = api_view(base, game_id)
     assert public["you"] is None
+    assert public["options"]["decks"] == "hidden"  # the stacked deck too is secret (EP-17)
 
 
 def test_a_friend_joins_by_link_and_a_spectator_sees_no_hand(open_page, live_server, screenshot):
@@ -151,10 +157,12 @@ def test_a_friend_joins_by_link_and_a_spectator_sees_no_hand(open_page, live_ser
         "exact-plays",
         name="Ann",
         seats=["you", "friend"],
-        options={"turn_limit": TURN_LIMIT_TWO},
+        options={"turn_limit": TURN_LIMIT_TWO, "decks": [ROUND_ONE]},
         seed=SEED_TWO,
     )
     assert status(host) == "waiting"
+    host_token = seat_of(host, game_id)["token"]
+    assert hand_card_ids(api_view(live_server, game_id, host_token)) == set(ROUND_ONE[:8])
     invitation = host.input_value("#invite-1")
     watch_link = host.input_value("#watch-link")
     assert invitation.endswith(f"/play/{game_id}?seat=1")
@@ -184,7 +192,6 @@ def test_a_friend_joins_by_link_and_a_spectator_sees_no_hand(open_page, live_ser
     spectator.goto(watch_link)
     wait_for_table(spectator)
 
-    host_token = seat_of(host, game_id)["token"]
     friend_token = seat_of(friend, game_id)["token"]
     seen: dict[str, Any] = {}
     players = {
@@ -218,6 +225,8 @@ def test_a_friend_joins_by_link_and_a_spectator_sees_no_hand(open_page, live_ser
     spectator.wait_for_selector("#result:not([hidden]) h2")
     for page in (host, friend, spectator):
         assert "Game over" in page.inner_text("#result")
+    # The stacked deck, secret while the game ran, is revealed at the end.
+    assert '"2M","3M","4M","5M","2S"' in host.text_content("[data-secret=decks]")
     # A spectator has no seat to play again with.
     assert spectator.locator("#play-again").count() == 0
     summary = requests.get(f"{live_server}/v1/games/{game_id}", timeout=HTTP_TIMEOUT).json()

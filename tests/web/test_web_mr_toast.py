@@ -197,6 +197,7 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
     summary = requests.get(f"{live_server}/v1/games/{game_id}", timeout=HTTP_TIMEOUT).json()
     assert summary["status"] == "finished"
     assert page.inner_text("#revealed-seed") == str(SEED) == str(summary["seed"])
+    assert "not set" in page.inner_text("[data-secret=deck]")
     winners = summary["result"]["winners"]
     names = {0: "you", 1: "greedy bot"}
     assert all(names[w] in result.lower() for w in winners)

@@ -33,6 +33,7 @@ const state = {
   note: null,
   follower: null,
   countdownTimer: null,
+  secretOptions: null, // names of the options shown as "hidden" until the game ends
 };
 
 const $ = (id) => document.getElementById(id);
@@ -115,19 +116,27 @@ function accept(view) {
   return true;
 }
 
+/** The summary once the game is over (seed and secret options shown), and which options
+ * were secret (from the game type). */
+async function loadReveal() {
+  if (state.summary?.status === "finished" && state.secretOptions) return;
+  try {
+    const [summary, types] = await Promise.all([api.game(gameId), api.gameTypes()]);
+    state.summary = summary;
+    const type = types.find((entry) => entry.game_type === summary.game_type);
+    state.secretOptions = (type?.options || []).filter((option) => option.secret).map((option) => option.name);
+  } catch {
+    // the reveal is shown once the summary can be read
+  }
+}
+
 async function refreshView() {
   try {
     accept(await api.view(gameId, state.seat?.token));
   } catch (error) {
     state.problem = { detail: problemText(error) };
   }
-  if (state.view?.status === "finished" && state.summary?.status !== "finished") {
-    try {
-      state.summary = await api.game(gameId);
-    } catch {
-      // the reveal is shown once the summary can be read
-    }
-  }
+  if (state.view?.status === "finished") await loadReveal();
   render();
 }
 
@@ -165,7 +174,7 @@ async function submit(action) {
     const answer = await api.act(gameId, state.seat.token, action);
     addEvents(answer.events || []);
     if (answer.view) accept(answer.view);
-    if (state.view?.status === "finished") state.summary = await api.game(gameId);
+    if (state.view?.status === "finished") await loadReveal();
   } catch (error) {
     state.problem =
       error instanceof Problem
@@ -497,9 +506,7 @@ function renderResult(view) {
   const result = view.result;
   const scores = result.scores ?? view.scores;
   const summary = state.summary?.status === "finished" ? state.summary : null;
-  const revealed = summary
-    ? Object.entries(summary.options || {}).filter(([, value]) => value !== null && typeof value === "object")
-    : [];
+  const secrets = summary ? state.secretOptions || [] : [];
   const playAgainButton = h("button", { type: "button", class: "primary", id: "play-again" }, "Play again with the same settings");
   playAgainButton.addEventListener("click", () => playAgain(playAgainButton));
   fill(
@@ -525,11 +532,18 @@ function renderResult(view) {
           { class: "reveal" },
           h("h3", {}, "Revealed now that the game is over"),
           h("p", {}, "Seed: ", h("code", { id: "revealed-seed" }, String(summary.seed)), ". The same seed and the same moves replay this game."),
-          revealed.length
-            ? revealed.map(([name, value]) =>
-                h("details", {}, h("summary", {}, `Option ${name} (was secret or set at creation)`), h("pre", { class: "raw" }, JSON.stringify(value))),
-              )
-            : h("p", {}, "No stacked deck: the cards were shuffled from the seed."),
+          secrets.map((name) => {
+            const value = summary.options?.[name];
+            if (value === null || value === undefined) {
+              return h("p", { dataset: { secret: name } }, `Secret option ${name}: not set (the cards were shuffled from the seed).`);
+            }
+            return h(
+              "details",
+              { dataset: { secret: name } },
+              h("summary", {}, `Secret option ${name}, hidden during the game`),
+              h("pre", { class: "raw" }, JSON.stringify(value)),
+            );
+          }),
         )
       : null,
     h("p", { class: "links" }, state.seat ? playAgainButton : null, h("a", { class: "button", href: "/" }, "Back to the lobby")),
@@ -652,7 +666,7 @@ async function enterTable() {
   const history = await api.events(gameId, { token: state.seat?.token, after: Math.max(0, view.last_seq - HISTORY_ON_LOAD) });
   addEvents(history.events);
   state.lastSeq = Math.max(state.lastSeq, view.last_seq);
-  if (view.status === "finished") state.summary = await api.game(gameId);
+  if (view.status === "finished") await loadReveal();
   if (!state.seat && !watching) state.note = state.note || "Every seat is taken: you are watching.";
   render();
   if (view.status !== "finished") follow();

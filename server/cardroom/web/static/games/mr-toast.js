@@ -88,7 +88,7 @@ export function seatDetails(view, seat, ctx) {
       "dl",
       { class: "facts" },
       h("dt", {}, "Fun"),
-      h("dd", { class: "score" }, `${info.score} of 15`),
+      h("dd", { class: "score" }, `${info.score} point${info.score === 1 ? "" : "s"}`),
       h("dt", {}, "Hand"),
       h("dd", {}, `${info.hand_size} card${info.hand_size === 1 ? "" : "s"}`),
       h("dt", {}, "Chore"),
