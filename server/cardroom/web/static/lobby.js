@@ -203,7 +203,7 @@ function gameTypeForm(gameType) {
         h("p", { class: "hint", id: `${seedId}-hint` }, "Optional. The same seed and the same moves replay the same game; it is shown when the game ends."),
       ),
     ),
-    h("button", { type: "submit", class: "primary" }, `Create a ${gameType.title || gameType.game_type} game`),
+    h("button", { type: "submit", class: "primary" }, `Play ${gameType.title || gameType.game_type}`),
     status,
   );
   form.addEventListener("submit", (event) => {
