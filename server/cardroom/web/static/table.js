@@ -252,9 +252,15 @@ function renderJoin() {
       section.hidden = true;
       await enterTable();
     } catch (error) {
-      status.textContent = problemText(error);
-      form.querySelector("button").disabled = false;
+      const message = problemText(error);
       state.summary = await api.game(gameId).catch(() => state.summary);
+      if (state.summary.status === "waiting" && state.summary.seats.some((seat) => !seat.taken)) {
+        renderJoin(); // the seats as they are now
+        $("join").querySelector(".form-status").textContent = message;
+      } else {
+        section.hidden = true; // every seat is taken meanwhile: watch
+        await enterTable();
+      }
     }
   });
   const title = state.game.title || state.summary.game_type;
@@ -281,8 +287,8 @@ function link(path) {
 }
 
 function copyControl(id, label, url) {
-  const input = h("input", { id, type: "text", readonly: true, value: url, class: "link-field" });
-  const button = h("button", { type: "button", "aria-label": `Copy the ${label}` }, "Copy");
+  const input = h("input", { id, type: "text", readonly: true, value: url, class: "link-field", dataset: { focusKey: `link:${id}` } });
+  const button = h("button", { type: "button", "aria-label": `Copy the ${label}`, dataset: { focusKey: `copy:${id}` } }, "Copy");
   button.addEventListener("click", async () => {
     input.select();
     try {
@@ -507,7 +513,7 @@ function renderResult(view) {
   const scores = result.scores ?? view.scores;
   const summary = state.summary?.status === "finished" ? state.summary : null;
   const secrets = summary ? state.secretOptions || [] : [];
-  const playAgainButton = h("button", { type: "button", class: "primary", id: "play-again" }, "Play again with the same settings");
+  const playAgainButton = h("button", { type: "button", class: "primary", id: "play-again", dataset: { focusKey: "play-again" } }, "Play again with the same settings");
   playAgainButton.addEventListener("click", () => playAgain(playAgainButton));
   fill(
     section,
