@@ -43,6 +43,10 @@ export function sortHand(cards) {
   return [...cards]; // the server keeps hands in canonical order (number, then suit)
 }
 
+function plays(count) {
+  return `${count} play${count === 1 ? "" : "s"}`;
+}
+
 function tokens(play, wild) {
   return `${play} Play, ${wild} Wild`;
 }
@@ -51,7 +55,7 @@ export function seatDetails(view, seat, ctx) {
   const pub = view.public;
   const info = pub.seats[seat];
   let declaration;
-  if (info.declaration !== null && info.declaration !== undefined) declaration = `${info.declaration} plays`;
+  if (info.declaration !== null && info.declaration !== undefined) declaration = plays(info.declaration);
   else if (pub.phase === "declare") declaration = info.declared ? "declared (secret)" : "not yet";
   else declaration = "—";
   const rps = pub.rps;
@@ -176,7 +180,7 @@ export function youDetails(view) {
   const you = view.you;
   if (!you) return [];
   const declaration =
-    you.declaration === null || you.declaration === undefined ? "not yet" : `${you.declaration} plays`;
+    you.declaration === null || you.declaration === undefined ? "not yet" : plays(you.declaration);
   return [
     h(
       "dl",
