@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from cardroom import __version__
+from cardroom import __version__, web
 from cardroom.api import games, limits, observability, problems, system
 from cardroom.api.jsonio import JSONProvider
 from cardroom.config import Settings
@@ -106,6 +106,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     api.register_blueprint(games.blp)
     api.register_blueprint(system.blp)
     app.register_blueprint(system.assets)
+    app.register_blueprint(web.blp)  # the web table at / (docs/web.md)
     problems.register(app)
     limits.init_app(app, settings)
     return app
