@@ -8,6 +8,7 @@ after the window every client gets "stop" and answers with its figures.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -92,6 +93,10 @@ class _Client:
         self.process.stdin.flush()
 
     def close(self) -> None:
+        """Wait for the client to exit (closing its stdin stops it), killing it if need be."""
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
         if self.process.poll() is None:
             try:
                 self.process.wait(timeout=EXIT_TIMEOUT)
