@@ -26,6 +26,10 @@ DEFAULT_OUT = ROOT / "bench" / "results" / "peer-latest.json"
 SYSTEM_KINDS = ("cardroom", "bgio-redis", "bgio-memory")
 BYTES_SAMPLE = 5  # finished games sized in Redis after each window
 NOISY_OTHER_CPU = 0.10
+# The Node client follows a game as the SDK does when their requests per move (these kinds)
+# agree within this fraction; the mixes of two games of random play differ by a few per cent.
+STEADY_KINDS = ("act", "view", "events (wait)")
+SDK_DRIFT = 0.15
 
 
 def log(message: str) -> None:
@@ -405,6 +409,24 @@ def _mix(per_move: dict[str, float]) -> str:
     return ", ".join(f"{kind} {value:.2f}" for kind, value in per_move.items())
 
 
+def _steady(mix: dict[str, float]) -> float:
+    """Requests per move that follow the game (not the setup of games)."""
+    return sum(value for kind, value in mix.items() if kind in STEADY_KINDS)
+
+
+def sdk_drift(check: dict[str, Any], windows: list[dict[str, Any]]) -> float | None:
+    """How far the Node client's requests per move are from the SDK's (a fraction)."""
+    node = [
+        _steady(window["to_server_per_move"])
+        for window in windows
+        if window["system"].startswith("cardroom") and window["moves"]
+    ]
+    sdk = _steady(check["requests_per_move"])
+    if not node or not sdk:
+        return None
+    return abs(_median(node) - sdk) / sdk
+
+
 def _line(result: dict[str, Any]) -> str:
     cpu = result["cpu_us_per_move"]
     share = result["cpu_share"]
@@ -557,6 +579,13 @@ def render(report: dict[str, Any]) -> str:
             f" ({_mix(check['requests_per_move'])})"
             + (f"; errors: {check['errors']}" if check["errors"] else "")
         )
+        drift = sdk_drift(check, report["windows"])
+        if drift is not None and drift > SDK_DRIFT:
+            out.append(
+                f"WARNING: the Node client's requests per move (act, view, events) differ from"
+                f" the SDK's by {drift:.0%}: load-cardroom.js no longer follows a game as the"
+                " SDK does; update its waitForTurn/playSeat to the SDK's Seat.play."
+            )
     redis_mixes = {}
     for window in report["windows"]:
         if window.get("redis_per_move"):

@@ -22,7 +22,7 @@ const socketOpts = opts.transports ? { transports: opts.transports.split(',') } 
 const stats = new Stats();
 const lobby = new LobbyClient({ server: url });
 const live = new Set(); // games being played: torn down at "stop"
-const pendingSince = new Map(); // seat -> when its unconfirmed move was sent
+const pendingSince = new Map(); // seat's client -> its unconfirmed move: { at, what }
 const STALLED_MS = 5000;
 const random = [];
 
@@ -110,7 +110,10 @@ function playOne({ slot, matchID, credentials }, control, started) {
         const choice = moves[Math.floor(draw() * moves.length)];
         actedOn = stateID;
         pending = { stateID, at: now() };
-        pendingSince.set(client, pending.at);
+        pendingSince.set(client, {
+          at: pending.at,
+          what: `${matchID} seat ${playerID} sent ${choice.move} on state ${stateID}`,
+        });
         // Not from inside the store's notification: as a UI would, on the next tick.
         setImmediate(() => client.moves[choice.move](...choice.args));
       });
@@ -132,9 +135,15 @@ async function teardown() {
 // one waits forever, so the figures would be those of fewer games.
 function extra() {
   const at = now();
-  const stalled = [...pendingSince.values()].filter((since) => at - since > STALLED_MS).length;
-  if (stalled) stats.problem('moves unconfirmed after 5 s', `${stalled} seats`);
-  return { system: 'bgio', stalled };
+  const stalled = [];
+  for (const [client, { at: since, what }] of pendingSince) {
+    if (at - since <= STALLED_MS) continue;
+    const state = client.getState();
+    const where = state ? `, the client is at state ${state._stateID}` : '';
+    stalled.push(`${what}${where}, connected ${client.transport.isConnected}`);
+  }
+  for (const detail of stalled) stats.problem('moves unconfirmed after 5 s', detail);
+  return { system: 'bgio', stalled: stalled.length };
 }
 
 drive({ slots, setup, playOne, teardown, stats, extra }).then(
