@@ -124,16 +124,21 @@ def main(argv: list[str] | None = None) -> int:
         report.update(run(args, node, Path(scratch)))
     report["seconds"] = time.time() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2, default=_json_default) + "\n")
+    args.out.write_text(json.dumps(_clean(report), indent=2, default=str) + "\n")
     print(render(report))
     print(f"\nfigures written to {args.out} ({report['seconds']:.0f} s)")
     return 0
 
 
-def _json_default(value: Any) -> Any:
+def _clean(value: Any) -> Any:
+    """The report with NaN (a figure nothing measured) as null: strict JSON."""
     if isinstance(value, float) and math.isnan(value):
         return None
-    return str(value)
+    if isinstance(value, dict):
+        return {key: _clean(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_clean(item) for item in value]
+    return value
 
 
 def machine(node: str) -> dict[str, Any]:
