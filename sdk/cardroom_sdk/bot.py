@@ -21,16 +21,28 @@ Action = dict[str, Any]
 class Bot:
     """A policy for one seat. Subclass it and implement :meth:`choose`.
 
-    ``choose`` gets the seat's :class:`View` when the seat may act and returns one action,
-    normally one of ``view.legal_actions`` (posted exactly as listed). ``view.hand`` is the
-    seat's cards, ``view.public`` the public state. The optional hooks ``game_started`` and
-    ``game_over`` are called with the first and the final view.
+    ``choose`` gets the seat's :class:`View` whenever the game waits for the seat
+    (``view.my_turn``) and returns one action, normally one of ``view.legal_actions``
+    (posted exactly as listed). ``view.hand`` is the seat's cards, ``view.public`` the public
+    state. The optional hooks ``reconsider``, ``game_started`` and ``game_over`` are called
+    as their names say.
     """
 
     name = "bot"
 
     def choose(self, view: View) -> Action:
         raise NotImplementedError(f"{type(self).__name__} must implement choose(view)")
+
+    def reconsider(self, view: View) -> Action | None:
+        """Change an answer already given? Return a new action, or None to keep it.
+
+        Called when the game moved on (another seat answered, say) while this seat's answer
+        in a simultaneous phase may still be changed: an Exact Plays declaration before
+        everyone has declared (``view.can_act`` but not ``view.my_turn``). The default keeps
+        every answer. Two bots that always change their minds would answer each other for
+        ever: change only when it is worth it.
+        """
+        return None
 
     def game_started(self, view: View) -> None:
         """Called once, with the first view in which the seat may act (or the game ended)."""

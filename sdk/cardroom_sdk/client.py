@@ -6,6 +6,7 @@ import email.utils
 import logging
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -17,6 +18,7 @@ from cardroom_sdk._version import __version__
 from cardroom_sdk.errors import (
     Busy,
     GameFinished,
+    IllegalAction,
     NotYourTurn,
     ServerUnavailable,
     StaleVersion,
@@ -52,9 +54,6 @@ _TRANSPORT_ERRORS = (
 )
 _ALWAYS = "always"  # safe to repeat: reads, and actions (they carry an Idempotency-Key)
 _UNSENT = "unsent"  # not idempotent: repeat only if the request cannot have been received
-# Waiting for a timed window to close: the floor keeps a skewed clock from spinning.
-_DEADLINE_SLACK = 0.05
-_DEADLINE_FLOOR = 0.5
 
 
 def _never_sent(error: requests.RequestException) -> bool:
@@ -391,8 +390,9 @@ class Client:
 class Seat:
     """One seat of one game: its game id, seat number and token, and what it can do.
 
-    Returned by :meth:`Client.join` or :meth:`Client.seat`. Keeps the last event ``seq`` it
-    has seen (``last_seq``), so :meth:`wait_for_turn` long-polls from where it left off.
+    Returned by :meth:`Client.join` or :meth:`Client.seat`. ``last_seq`` is the last event
+    ``seq`` this handle has seen (through :meth:`events` and :meth:`act`): the default
+    ``after`` of :meth:`events`.
     """
 
     def __init__(
@@ -412,8 +412,6 @@ class Seat:
         self.name = name
         self.joined = joined
         self.last_seq = 0
-        self._synced = False
-        self._acted_version: int | None = None
 
     def __repr__(self) -> str:
         return f"Seat(game_id={self.game_id!r}, seat={self.seat})"
@@ -431,9 +429,10 @@ class Seat:
         idempotency_key: str | None = None,
     ) -> ActionResult:
         result = self.client.act(self.game_id, self.token, action, if_match, idempotency_key)
-        self._acted_version = result.view.version if result.view else result.version
-        if result.events:
-            self.last_seq = max(self.last_seq, max(event.seq for event in result.events))
+        seen = [event.seq for event in result.events]
+        if result.view is not None and result.view.last_seq is not None:
+            seen.append(result.view.last_seq)
+        self.last_seq = max([self.last_seq, *seen])
         return result
 
     def events(
@@ -451,82 +450,112 @@ class Seat:
         return batch
 
     def wait_for_turn(self, timeout: float | None = None, *, again: bool = False) -> View:
-        """Block until this seat may act or the game is finished; return the fresh view.
+        """Block until the game waits for this seat (:attr:`View.my_turn`) or is finished;
+        return the fresh view.
 
-        Built on the events long-poll: fetch the view; if it is not this seat's turn, hold
-        ``GET …/events?after=<last seq>&wait=…`` until something happens, then fetch the
-        view again. No sleeping, no polling loop. With a timed reaction window the wait
-        ends at its ``deadline`` so the server can close it.
+        Built on the events long-poll: fetch the view; while the game does not wait for this
+        seat, hold ``GET …/events?after=<the view's last_seq>&wait=…`` until something
+        happens (another seat's move, a timed window's deadline), then fetch the view again.
+        No sleeping, no polling loop.
 
-        In a simultaneous phase (several seats in ``to_act``, e.g. a declaration that may be
-        changed until everyone has declared) a seat that has just acted waits for another
-        seat's move before its turn counts again; ``again=True`` returns at once instead.
+        A seat that has answered in a simultaneous phase (an Exact Plays declaration, which
+        may be changed until everyone has declared) is not awaited: it waits until the game
+        moves on. To change such an answer, look at ``seat.view().can_act`` or give your bot
+        a :meth:`Bot.reconsider <cardroom_sdk.Bot.reconsider>`.
 
-        Raises ``TimeoutError`` if ``timeout`` seconds pass first.
+        ``again=True`` is deprecated: it returns as soon as the seat may act at all
+        (:attr:`View.can_act`), awaited or not. Raises ``TimeoutError`` if ``timeout``
+        seconds pass first.
         """
-        end = None if timeout is None else time.monotonic() + timeout
-        if not self._synced:
-            self._catch_up()
+        if again:
+            warnings.warn(
+                "wait_for_turn(again=True) is deprecated: use seat.view().can_act to see "
+                "whether an answer may still be changed, or Bot.reconsider",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+        ends = _ends(timeout)
         view = self.view()
-        while True:
-            if view.finished or (view.my_turn and (again or not self._answered(view))):
-                return view
-            wait = MAX_WAIT
-            if end is not None:
-                remaining = end - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError(
-                        f"seat {self.seat} of game {self.game_id}: no turn within {timeout}s"
-                    )
-                wait = min(wait, remaining)
-            timed = False
-            if view.deadline is not None:
-                until = max(view.deadline - time.time() + _DEADLINE_SLACK, _DEADLINE_FLOOR)
-                if until < wait:
-                    wait, timed = until, True
-            before = self.last_seq
-            batch = self.events(wait=wait)
-            if batch.last_seq > before or timed:
-                view = self.view()
+        while not (view.finished or (view.can_act if again else view.my_turn)):
+            view = self._next_view(view, ends, timeout)
+        return view
 
     def play(self, bot: Bot, *, timeout: float | None = None) -> View:
         """Play this seat with ``bot`` until the game is finished; return the final view.
 
-        ``timeout`` bounds each wait for a turn (None: wait as long as it takes).
+        The bot's :meth:`~cardroom_sdk.Bot.choose` is asked whenever the game waits for this
+        seat; an answer already given is never sent again, unless the bot's
+        :meth:`~cardroom_sdk.Bot.reconsider` decides to change it. ``timeout`` bounds each
+        wait between two of this seat's moves (None: wait as long as it takes).
         """
         view = self.wait_for_turn(timeout)
         bot.game_started(view)
+        ends = _ends(timeout)
         while not view.finished:
-            action = bot.choose(view)
-            log.info(
-                "game %s seat %d plays %s (version %d)",
-                self.game_id,
-                self.seat,
-                action,
-                view.version,
-            )
-            try:
-                self.act(action)
-            except (NotYourTurn, StaleVersion) as error:
-                # The moment passed (a window closed, a deadline expired): look again.
-                log.info(
-                    "game %s seat %d: refused, looking again: %s", self.game_id, self.seat, error
-                )
-            except GameFinished:
-                pass
-            view = self.wait_for_turn(timeout)
+            if view.my_turn:
+                view = self._move(bot.choose(view), view)
+                ends = _ends(timeout)
+                continue
+            view = self._next_view(view, ends, timeout)
+            if view.can_act and not view.my_turn:
+                change = bot.reconsider(view)
+                if change is not None:
+                    view = self._move(change, view)
+                    ends = _ends(timeout)
         bot.game_over(view)
         return view
 
-    def _catch_up(self) -> None:
-        """Move ``last_seq`` to the newest event, so long-polls wait for new ones only."""
-        while True:
-            before = self.last_seq
-            batch = self.events(limit=1000)
-            if batch.last_seq <= before:
-                break
-        self._synced = True
+    def _move(self, action: Mapping[str, Any], view: View) -> View:
+        """Post ``action``, chosen from ``view``; return the view to go on from.
 
-    def _answered(self, view: View) -> bool:
-        """This seat acted last in a simultaneous phase that has not moved on since."""
-        return len(view.to_act) > 1 and view.version == self._acted_version
+        That is the answer's view (it already holds every move the server's bots made inside
+        this request). A refusal because the game had moved on (a window closed at its
+        deadline, another seat answered first) is not an error: the fresh view is returned.
+        A refusal of the very position the bot saw is the bot's mistake, and is raised.
+        """
+        log.info(
+            "game %s seat %d plays %s (version %d)", self.game_id, self.seat, action, view.version
+        )
+        try:
+            result = self.act(action, if_match=view.etag)
+        except GameFinished:
+            return self.view()
+        except (NotYourTurn, StaleVersion, IllegalAction) as refusal:
+            fresh = self.view()
+            if (fresh.version, fresh.last_seq) == (view.version, view.last_seq):
+                raise
+            log.info(
+                "game %s seat %d: the game moved on (%s); looking again",
+                self.game_id,
+                self.seat,
+                refusal,
+            )
+            return fresh
+        return result.view if result.view is not None else self.view()
+
+    def _next_view(self, view: View, ends: float | None, timeout: float | None) -> View:
+        """Block until the game has moved on from ``view``; return the new view.
+
+        Long-polls the events after the view's ``last_seq``: any event wakes it, hidden ones
+        included (``last_seq`` covers them). The server ends a wait at a timed window's
+        deadline and closes the window, so that wakes it too.
+        """
+        after = view.last_seq if view.last_seq is not None else self.last_seq
+        while True:
+            wait = MAX_WAIT
+            if ends is not None:
+                left = ends - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(
+                        f"seat {self.seat} of game {self.game_id}: no turn within {timeout}s"
+                    )
+                wait = min(wait, left)
+            batch = self.events(after=after, wait=wait)
+            if batch.last_seq > after:
+                return self.view()
+            if view.deadline is not None and time.time() >= view.deadline:
+                return self.view()  # a server that did not close the window: reading does
+
+
+def _ends(timeout: float | None) -> float | None:
+    return None if timeout is None else time.monotonic() + timeout

@@ -129,11 +129,15 @@ def test_simultaneous_phase_waits_for_the_others(live_server: str) -> None:
     game = main.create_game("exact-plays", 2, options={"tiebreak": "random"})
     first, second = main.join(game.id, "first"), main.join(game.id, "second")
     view = first.wait_for_turn(timeout=5)
-    assert view.public["phase"] == "declare" and view.my_turn
-    first.act({"type": "declare", "tokens": 5})
-    # Still in to_act (a declaration may change until all have declared), but it answered.
-    assert first.view().my_turn
-    assert first.wait_for_turn(timeout=0, again=True).my_turn
+    assert view.public["phase"] == "declare" and view.my_turn and view.awaiting == [0, 1]
+    result = first.act({"type": "declare", "tokens": 5})
+    # It answered: the game no longer waits for it, though it may still change it (EP-3).
+    assert result.view is not None and result.view.awaiting == [1]
+    view = first.view()
+    assert view.to_act == [0, 1] and view.awaiting == [1]
+    assert view.can_act and not view.my_turn
+    with pytest.warns(DeprecationWarning, match="again=True"):
+        assert first.wait_for_turn(timeout=0, again=True).can_act
     with pytest.raises(TimeoutError):
         first.wait_for_turn(timeout=0.5)
     thread, out = wait_in_thread(first, timeout=10)
@@ -143,3 +147,4 @@ def test_simultaneous_phase_waits_for_the_others(live_server: str) -> None:
     thread.join(5)
     assert "error" not in out, out.get("error")
     assert out["view"].public["phase"] == "play" and out["view"].to_act == [first.seat]
+    assert out["view"].my_turn
