@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardroom_sdk import Bot, Client, RandomBot, Seat, View
-from cardroom_sdk.bot import GreedyBot as EagerBot
+from cardroom_sdk import Bot, Client, EagerBot, RandomBot, Seat, View
 
 SHORT = {"mr-toast": "mt", "exact-plays": "ep"}
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cardroom_sdk import Client, GreedyBot, RandomBot, Seat, View
+from cardroom_sdk import Client, EagerBot, RandomBot, Seat, View
 
 
 def walk_strings(value: Any) -> set[str]:
@@ -106,7 +106,7 @@ def play_game(live_server: str, game_type: str, players: int, bot_class: type) -
     ("game_type", "players", "bot_class"),
     [
         ("mr-toast", 4, RandomBot),
-        ("exact-plays", 4, GreedyBot),
+        ("exact-plays", 4, EagerBot),
         ("exact-plays", 2, RandomBot),
     ],
 )

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardroom_sdk import Bot, Client, FunctionBot, GreedyBot, RandomBot, View, load_bot, run_bot
+from cardroom_sdk import Bot, Client, EagerBot, FunctionBot, RandomBot, View, load_bot, run_bot
 from cardroom_sdk.runner import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def test_run_bot_joins_and_plays_to_the_end(live_server: str) -> None:
     game = client.create_game("mr-toast", 3, bots={0: "greedy", 2: "random"})
     seen: list[View] = []
 
-    class Watching(GreedyBot):
+    class Watching(EagerBot):
         def choose(self, view: View) -> dict:
             seen.append(view)
             return super().choose(view)
@@ -71,7 +71,7 @@ def test_load_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     assert isinstance(load_bot("random"), RandomBot)
-    assert isinstance(load_bot("greedy"), GreedyBot)
+    assert isinstance(load_bot("eager"), EagerBot)
     assert type(load_bot("my_bots:First")).__name__ == "First"
     assert isinstance(load_bot("my_bots:Duck"), FunctionBot)
     assert isinstance(load_bot("my_bots:last"), FunctionBot)
@@ -82,7 +82,22 @@ def test_load_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         Bot().choose(View("g", "t", "active", 0))
 
 
-def test_greedy_prefers_playing_to_ending() -> None:
+def test_greedy_is_the_servers_word_not_an_sdk_bot() -> None:
+    with pytest.raises(ValueError, match=r"'greedy' is the server's policy.*is 'eager'"):
+        load_bot("greedy")
+    with pytest.warns(DeprecationWarning, match="GreedyBot is now EagerBot"):
+        from cardroom_sdk import GreedyBot
+    assert GreedyBot is EagerBot
+    with pytest.warns(DeprecationWarning):
+        from cardroom_sdk.bot import GreedyBot as Old
+    assert Old is EagerBot
+    with pytest.raises(AttributeError):
+        import cardroom_sdk
+
+        cardroom_sdk.NoSuchBot  # noqa: B018
+
+
+def test_eager_prefers_playing_to_ending() -> None:
     view = View.from_json(
         {
             "game_id": "g",
@@ -98,7 +113,7 @@ def test_greedy_prefers_playing_to_ending() -> None:
             ],
         }
     )
-    assert GreedyBot().choose(view) == {"type": "score", "green": "c1", "purple": "c2"}
+    assert EagerBot().choose(view) == {"type": "score", "green": "c1", "purple": "c2"}
 
 
 def test_cardroom_bot_main(
@@ -116,6 +131,10 @@ def test_cardroom_bot_main(
     out = capsys.readouterr().out
     assert f"game {game.id} finished: winners" in out
     assert main(["--url", live_server, f"--game={game.id}", "--policy", "nope"]) == 2
+    assert main(["--url", live_server, f"--game={game.id}", "--policy", "greedy"]) == 2
+    assert "the SDK's game-agnostic heuristic, called GreedyBot before, is 'eager'" in (
+        capsys.readouterr().err
+    )
     assert main(["--url", live_server, "--game", "no-such-game"]) == 1
     assert "no game" in capsys.readouterr().err
 
@@ -133,7 +152,7 @@ def test_cardroom_bot_command_logs_every_move(live_server: str) -> None:
     done = subprocess.run(
         [
             *(str(console_script()), "--url", live_server, f"--game={game.id}", "--seat", "0"),
-            *("--name", "cli", "--policy", "greedy", "--verbose"),
+            *("--name", "cli", "--policy", "eager", "--verbose"),
         ],
         capture_output=True,
         text=True,
