@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import email.utils
 import logging
+import random
 import time
 import uuid
 import warnings
@@ -12,11 +12,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import requests
-from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 
 from cardroom_sdk._version import __version__
 from cardroom_sdk.errors import (
-    Busy,
     GameFinished,
     IllegalAction,
     NotYourTurn,
@@ -34,6 +32,14 @@ from cardroom_sdk.models import (
     Joined,
     View,
 )
+from cardroom_sdk.retry import (
+    TRANSPORT_ERRORS,
+    Repeat,
+    may_retry_answer,
+    may_retry_failure,
+    retry_after,
+    retry_delay,
+)
 
 if TYPE_CHECKING:
     from cardroom_sdk.bot import Bot
@@ -44,50 +50,6 @@ log = logging.getLogger("cardroom_sdk")
 
 MAX_WAIT = 30.0
 """The longest long-poll the server holds (``wait`` ≤ 30 seconds)."""
-
-RETRY_STATUSES = frozenset({502, 503, 504})
-# No (complete) answer: the connection failed, timed out, or broke off mid-response.
-_TRANSPORT_ERRORS = (
-    requests.ConnectionError,
-    requests.Timeout,
-    requests.exceptions.ChunkedEncodingError,
-)
-_ALWAYS = "always"  # safe to repeat: reads, and actions (they carry an Idempotency-Key)
-_UNSENT = "unsent"  # not idempotent: repeat only if the request cannot have been received
-
-
-def _never_sent(error: requests.RequestException) -> bool:
-    """True if the request certainly did not reach the server (the connection failed)."""
-    if isinstance(error, requests.ConnectTimeout):
-        return True
-    seen: set[int] = set()
-    stack: list[Any] = [error]
-    while stack:
-        item = stack.pop()
-        if item is None or id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, NewConnectionError | ConnectTimeoutError):
-            return True
-        stack.extend([getattr(item, "reason", None), item.__cause__, item.__context__])
-        stack.extend(arg for arg in getattr(item, "args", ()) if isinstance(arg, BaseException))
-    return False
-
-
-def _retry_after(response: requests.Response) -> float | None:
-    """Retry-After in seconds (delta-seconds or an HTTP date), None if absent or unreadable."""
-    value = response.headers.get("Retry-After")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 def _json(response: requests.Response) -> Any:
@@ -116,11 +78,13 @@ class Client:
 
     ``timeout`` is the seconds to wait for the server (connect and read; a long-poll adds its
     ``wait``). Reads and actions are retried ``retries`` times on connection errors,
-    timeouts and 502/503/504, after ``backoff * 2**n`` seconds (at least the server's
-    Retry-After). Every action carries an ``Idempotency-Key``, so a retried action is
-    applied at most once. Creating and joining are retried only when the request cannot
-    have reached the server (the connection failed) or the server said it applied nothing
-    (409 ``busy``).
+    timeouts, 409 ``busy`` and 502/503/504, after a random wait between half and all of
+    ``backoff * 2**n`` seconds (at most ``max_backoff``; never sooner than the server's
+    Retry-After), so clients refused together do not retry in lockstep. Every action
+    carries an ``Idempotency-Key``, so a retried action is applied at most once. Creating
+    and joining are retried only when the request cannot have reached the server (the
+    connection failed) or the server said it applied nothing (409 ``busy``). See
+    :mod:`cardroom_sdk.retry`.
 
     A ``Client`` holds one ``requests.Session`` (pass your own as ``session``); use one
     client per thread. It is a context manager that closes its session.
@@ -148,6 +112,7 @@ class Client:
         self._own_session = session is None
         self.session = session if session is not None else requests.Session()
         self._sleep: Callable[[float], None] = time.sleep
+        self._random = random.Random()  # the backoff's jitter
 
     def __repr__(self) -> str:
         return f"Client({self.base_url!r})"
@@ -170,7 +135,7 @@ class Client:
         response = self._request("GET", "/healthz", expect=(200, 503))
         body = _json(response)
         if response.status_code == 503 and not isinstance(body, dict):
-            raise error_from_response(503, body, response.text, _retry_after(response))
+            raise error_from_response(503, body, response.text, retry_after(response))
         return Health.from_json(body if isinstance(body, dict) else {})
 
     def game_types(self) -> list[GameType]:
@@ -197,7 +162,9 @@ class Client:
         bot_seats = _bots(bots)
         if bot_seats:
             body["bots"] = bot_seats
-        response = self._request("POST", "/v1/games", json_body=body, retry=_UNSENT, expect=(201,))
+        response = self._request(
+            "POST", "/v1/games", json_body=body, repeat=Repeat.IF_UNSENT, expect=(201,)
+        )
         return GameSummary.from_json(_json(response) or {})
 
     def list_games(
@@ -237,7 +204,11 @@ class Client:
         if seat is not None:
             body["seat"] = seat
         response = self._request(
-            "POST", self._game_path(game_id, "join"), json_body=body, retry=_UNSENT, expect=(201,)
+            "POST",
+            self._game_path(game_id, "join"),
+            json_body=body,
+            repeat=Repeat.IF_UNSENT,
+            expect=(201,),
         )
         joined = Joined.from_json(_json(response) or {}, game_id)
         return Seat(self, joined.game_id, joined.seat, joined.token, name=name, joined=joined)
@@ -330,7 +301,7 @@ class Client:
         json_body: Any = None,
         token: str | None = None,
         headers: Mapping[str, str] | None = None,
-        retry: str = _ALWAYS,
+        repeat: Repeat = Repeat.SAFE,
         expect: tuple[int, ...] = (200,),
         read_timeout: float | None = None,
     ) -> requests.Response:
@@ -342,49 +313,52 @@ class Client:
         all_headers.update(headers or {})
         query = {key: value for key, value in (params or {}).items() if value is not None}
         timeout = (self.timeout, read_timeout if read_timeout is not None else self.timeout)
-        url = self.base_url + path
         attempt = 0
         while True:
+            last = attempt >= self.retries
             try:
                 response = self.session.request(
                     method,
-                    url,
+                    self.base_url + path,
                     params=query or None,
                     json=json_body,
                     headers=all_headers,
                     timeout=timeout,
                 )
-            except _TRANSPORT_ERRORS as error:
-                safe = retry == _ALWAYS or _never_sent(error)
-                if not safe or attempt >= self.retries:
-                    raise ServerUnavailable(
-                        f"{method} {path}: no answer from {self.base_url} "
-                        f"after {attempt + 1} attempt(s): {error}"
-                        + ("" if safe else " (not retried: the server may have received it)")
-                    ) from error
-                delay = self._delay(attempt)
-                log.warning("%s %s failed (%s); retrying in %.2fs", method, path, error, delay)
+            except TRANSPORT_ERRORS as failure:
+                if last or not may_retry_failure(failure, repeat):
+                    raise self._no_answer(method, path, attempt, failure, repeat) from failure
+                reason, delay = str(failure), self._delay(attempt, None)
             else:
-                status = response.status_code
-                if status in expect:
+                if response.status_code in expect:
                     return response
-                wait_hint = _retry_after(response)
-                body = _json(response)
-                error_ = error_from_response(status, body, response.text, wait_hint)
-                retryable = isinstance(error_, Busy) or (
-                    retry == _ALWAYS and status in RETRY_STATUSES
+                error = error_from_response(
+                    response.status_code, _json(response), response.text, retry_after(response)
                 )
-                too_long = wait_hint is not None and wait_hint > self.max_backoff
-                if not retryable or too_long or attempt >= self.retries:
-                    raise error_
-                delay = max(self._delay(attempt), wait_hint or 0.0)
-                log.warning("%s %s: %s; retrying in %.2fs", method, path, error_, delay)
+                if last or not may_retry_answer(error, repeat, self.max_backoff):
+                    raise error
+                reason, delay = str(error), self._delay(attempt, error.retry_after)
+            log.warning("%s %s: %s; retrying in %.2fs", method, path, reason, delay)
             self._sleep(delay)
             attempt += 1
 
-    def _delay(self, attempt: int) -> float:
-        """Exponential backoff: ``backoff * 2**n`` seconds, at most ``max_backoff``."""
-        return min(self.backoff * (2**attempt), self.max_backoff)
+    def _delay(self, attempt: int, server_asks: float | None) -> float:
+        return retry_delay(attempt, server_asks, self.backoff, self.max_backoff, self._random)
+
+    def _no_answer(
+        self,
+        method: str,
+        path: str,
+        attempt: int,
+        failure: requests.RequestException,
+        repeat: Repeat,
+    ) -> ServerUnavailable:
+        unsafe = repeat is not Repeat.SAFE and not may_retry_failure(failure, repeat)
+        return ServerUnavailable(
+            f"{method} {path}: no answer from {self.base_url} "
+            f"after {attempt + 1} attempt(s): {failure}"
+            + (" (not retried: the server may have received it)" if unsafe else "")
+        )
 
 
 class Seat:
