@@ -45,8 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--policy",
         default="eager",
         help="the SDK's random or eager bot, or package.module:Class (a cardroom_sdk.Bot "
-        "subclass); default: %(default)s. (The server's own policies, random and greedy, "
-        "play bot seats chosen when the game is created.)",
+        "subclass, importable from the current directory or PYTHONPATH); default: "
+        "%(default)s. (The server's own policies, random and greedy, play the bot seats "
+        "chosen when the game is created.)",
     )
     parser.add_argument("--timeout", type=float, default=10.0, help="HTTP timeout in seconds")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every move")
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.verbose:
         logging.getLogger("cardroom_sdk").setLevel(logging.INFO)
+    if os.getcwd() not in sys.path:  # --policy mybots:MyBot finds ./mybots.py
+        sys.path.insert(0, os.getcwd())
     try:
         bot = load_bot(args.policy)
     except (ImportError, AttributeError, TypeError, ValueError) as error:

@@ -1,9 +1,7 @@
-"""Bots, run_bot, the cardroom-bot command and the README's example, against a live server."""
+"""Bots, run_bot and the cardroom-bot command, against a live server."""
 
 from __future__ import annotations
 
-import os
-import re
 import subprocess
 import sys
 import textwrap
@@ -13,16 +11,6 @@ import pytest
 
 from cardroom_sdk import Bot, Client, EagerBot, FunctionBot, RandomBot, View, load_bot, run_bot
 from cardroom_sdk.runner import main
-
-ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "sdk" / "README.md"
-
-
-def readme_example() -> str:
-    text = README.read_text()
-    match = re.search(r"<!-- example -->\s*```python\n(.*?)```", text, re.DOTALL)
-    assert match, "sdk/README.md has no example after <!-- example -->"
-    return match.group(1)
 
 
 def test_run_bot_joins_and_plays_to_the_end(live_server: str) -> None:
@@ -163,24 +151,3 @@ def test_cardroom_bot_command_logs_every_move(live_server: str) -> None:
     moves = [line for line in done.stderr.splitlines() if f"game {game.id} seat 0 plays" in line]
     assert moves and all(" INFO " in line for line in moves)
     assert client.game(game.id).seats[0].name == "cli"
-
-
-def test_readme_example_plays_a_whole_game(live_server: str, tmp_path: Path) -> None:
-    code = readme_example()
-    assert len(code.strip().splitlines()) <= 25
-    script = tmp_path / "play.py"
-    script.write_text(code)
-    env = {**os.environ, "CARDROOM_URL": live_server}
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    assert "finished: winners [" in done.stdout
-    # And joining a given game: one seat left free next to a server bot.
-    game = Client(live_server).create_game("mr-toast", 2, bots={0: "random"})
-    done = subprocess.run(
-        [sys.executable, str(script), game.id], capture_output=True, text=True, timeout=60, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    assert f"game {game.id}: playing seat 1" in done.stdout
-    assert Client(live_server).game(game.id).finished
