@@ -148,3 +148,18 @@ def test_simultaneous_phase_waits_for_the_others(live_server: str) -> None:
     assert "error" not in out, out.get("error")
     assert out["view"].public["phase"] == "play" and out["view"].to_act == [first.seat]
     assert out["view"].my_turn
+
+
+def test_wait_for_turn_long_polls_after_the_views_last_seq(live_server: str) -> None:
+    _, first, second, session = two_seats(live_server)
+    thread, out = wait_in_thread(second, timeout=10)
+    assert session.long_poll.wait(5), "the waiter never long-polled"
+    waiting = second.client.view(second.game_id, second.token)
+    result = first.act({"type": "end_turn"})
+    thread.join(5)
+    assert "error" not in out, out.get("error")
+    polls = [params for _, url, params in session.sent if url.endswith("/events")]
+    # One long-poll, from the view's last_seq: no reading of the game's history first.
+    assert [int(params["after"]) for params in polls] == [waiting.last_seq]
+    assert result.view is not None and first.last_seq == result.view.last_seq
+    assert out["view"].last_seq == result.view.last_seq
