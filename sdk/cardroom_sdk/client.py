@@ -434,8 +434,8 @@ class Seat:
 
         A seat that has answered in a simultaneous phase (an Exact Plays declaration, which
         may be changed until everyone has declared) is not awaited: it waits until the game
-        moves on. To change such an answer, look at ``seat.view().can_act`` or give your bot
-        a :meth:`Bot.reconsider <cardroom_sdk.Bot.reconsider>`.
+        waits for it again. To change such an answer, look at ``seat.view().can_act`` or give
+        your bot a :meth:`Bot.reconsider <cardroom_sdk.Bot.reconsider>`.
 
         ``again=True`` is deprecated: it returns as soon as the seat may act at all
         (:attr:`View.can_act`), awaited or not. Raises ``TimeoutError`` if ``timeout``
