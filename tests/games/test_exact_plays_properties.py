@@ -53,21 +53,21 @@ def unlisted_candidates(state: dict, seat: int, rng: random.Random) -> list:
 def check_invariants(state: dict) -> None:
     assert sorted(all_cards(state)) == sorted(ALL_CODES)
     assert len(set(all_cards(state))) == 32
-    assert state["pile"] + sum(state["play"]) + sum(state["wild"]) == 40
-    assert min(state["play"] + state["wild"] + [state["pile"]]) >= 0
+    assert state["token_pile"] + sum(state["play_tokens"]) + sum(state["wild_tokens"]) == 40
+    assert min(state["play_tokens"] + state["wild_tokens"] + [state["token_pile"]]) >= 0
     assert json.loads(json.dumps(state)) == state
     assert len(json.dumps(state, separators=(",", ":"))) < 4096  # compact (engines.md)
-    if state["n"] == 2:
-        assert len({c[1] for c in state["unused"]}) == 1 and len(state["unused"]) == 8
-    elif state["n"] == 3:
-        assert len(state["unused"]) == 8 and not state["draw"]
+    if state["players"] == 2:
+        assert len({c[1] for c in state["set_aside"]}) == 1 and len(state["set_aside"]) == 8
+    elif state["players"] == 3:
+        assert len(state["set_aside"]) == 8 and not state["draw_pile"]
     else:
-        assert not state["unused"] and not state["draw"]
+        assert not state["set_aside"] and not state["draw_pile"]
 
 
 def check_secrets(state: dict, before: dict, events: list[dict]) -> None:
-    n = state["n"]
-    public = set(before["field"] + before["out"] + state["field"] + state["out"])
+    n = state["players"]
+    public = set(before["field"] + before["cleared"] + state["field"] + state["cleared"])
     for event in events:
         if event["type"] in ("played", "field_cleared"):
             public |= {c["id"] for c in event["cards"]}
@@ -76,35 +76,35 @@ def check_secrets(state: dict, before: dict, events: list[dict]) -> None:
         own_now = set(state["hands"][viewer]) if viewer is not None else set()
         own = own_now | (set(before["hands"][viewer]) if viewer is not None else set())
         view = GAME.view(state, viewer)
-        assert codes_in(view) <= own_now | set(state["field"]) | set(state["out"])
+        assert codes_in(view) <= own_now | set(state["field"]) | set(state["cleared"])
         if not revealed:
             assert view["declarations"] is None
             assert all(s["declaration"] is None for s in view["seats"])
         if viewer is None:
             assert view["you"] is None
         else:
-            assert view["you"]["declaration"] == state["decl"][viewer]
+            assert view["you"]["declaration"] == state["declarations"][viewer]
         if state["phase"] == "rps":
             assert len(view["rps"]["throws"]) == len(state["rps"]["throws"])
             if viewer is not None:
-                assert view["you"]["rps_choice"] == state["rps"]["ch"][viewer]
+                assert view["you"]["rps_choice"] == state["rps"]["choices"][viewer]
         # non-interference: other seats' undisclosed declarations and rock-paper-scissors
         # choices may change without changing this viewer's view in any way
         altered = clone(state)
         for seat in range(n):
             if seat == viewer:
                 continue
-            if state["phase"] == "declare" and altered["decl"][seat] is not None:
-                altered["decl"][seat] = (altered["decl"][seat] + 1) % 11
-            if state["phase"] == "rps" and altered["rps"]["ch"][seat] is not None:
+            if state["phase"] == "declare" and altered["declarations"][seat] is not None:
+                altered["declarations"][seat] = (altered["declarations"][seat] + 1) % 11
+            if state["phase"] == "rps" and altered["rps"]["choices"][seat] is not None:
                 shapes = ["rock", "paper", "scissors"]
-                altered["rps"]["ch"][seat] = shapes[shapes.index(altered["rps"]["ch"][seat]) - 1]
+                altered["rps"]["choices"][seat] = shapes[shapes.index(altered["rps"]["choices"][seat]) - 1]
         assert GAME.view(altered, viewer) == view
         for event in events:
             if event["type"] == "drew" and event["seat"] == viewer:
                 # the drawer sees the top card of the draw pile, even if the round then ended
                 drawn = event["private"][str(viewer)]["card"]["id"]
-                assert drawn == before["draw"][0]
+                assert drawn == before["draw_pile"][0]
                 own = own | {drawn}
         for event in events:
             seen = redact_event(event, viewer)
@@ -122,7 +122,7 @@ def check_secrets(state: dict, before: dict, events: list[dict]) -> None:
 
 def check_result(state: dict) -> None:
     result = GAME.result(state)
-    n = state["n"]
+    n = state["players"]
     totals = [sum(r[i] for r in result["rounds"]) for i in range(n)]
     assert result["scores"] == totals == GAME.scores(state)
     assert result["winners"] == [i for i in range(n) if totals[i] == max(totals)]
@@ -134,7 +134,7 @@ def check_result(state: dict) -> None:
         assert min(totals) <= -50
     else:
         assert result["reason"] == "turn_limit"
-        assert state["turns"] >= state["opts"]["turn_limit"]
+        assert state["turns_played"] >= state["options"]["turn_limit"]
     assert GAME.to_act(state) == set()
 
 

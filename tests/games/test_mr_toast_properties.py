@@ -58,29 +58,29 @@ def ids_in(value: Any) -> set[str]:
 
 
 def zone_count(state: dict[str, Any]) -> int:
-    pend = state["pend"]
-    count = len(state["draw"]) + len(state["disc"])
-    count += sum(len(hand) for hand in state["hand"])
+    pend = state["pending"]
+    count = len(state["draw_pile"]) + len(state["discard_pile"])
+    count += sum(len(hand) for hand in state["hands"])
     count += sum(len(entry) for fun in state["fun"] for entry in fun)
     count += sum(card is not None for card in state["red"])
-    count += sum(card is not None for card in state["brk"])
+    count += sum(card is not None for card in state["breaks"])
     if pend is not None:
-        count += 1 + len(pend["nw"])
+        count += 1 + len(pend["no_ways"])
     return count
 
 
 def all_cards(state: dict[str, Any]) -> list[int]:
-    cards = list(state["draw"]) + list(state["disc"])
-    for hand in state["hand"]:
+    cards = list(state["draw_pile"]) + list(state["discard_pile"])
+    for hand in state["hands"]:
         cards += hand
     for fun in state["fun"]:
         for entry in fun:
             cards += entry
     cards += [c for c in state["red"] if c is not None]
-    cards += [c for c in state["brk"] if c is not None]
-    pend = state["pend"]
+    cards += [c for c in state["breaks"] if c is not None]
+    pend = state["pending"]
     if pend is not None:
-        cards += [pend["c"]] + [c for _, c in pend["nw"]]
+        cards += [pend["card"]] + [c for _, c in pend["no_ways"]]
     return cards
 
 
@@ -88,9 +88,9 @@ def junk_actions(
     state: dict[str, Any], seat: int, legal: list[dict[str, Any]], rng: random.Random
 ) -> list[Any]:
     """Actions that are certainly illegal for ``seat`` now."""
-    others = [f"c{c}" for s, hand in enumerate(state["hand"]) if s != seat for c in hand]
-    public = [f"c{c}" for c in state["disc"]] + [f"c{c}" for c in state["draw"]]
-    foreign = others + public + [f"c{len(state['k']) + 7}", "c", "17", 17, True, 1.5]
+    others = [f"c{c}" for s, hand in enumerate(state["hands"]) if s != seat for c in hand]
+    public = [f"c{c}" for c in state["discard_pile"]] + [f"c{c}" for c in state["draw_pile"]]
+    foreign = others + public + [f"c{len(state['codes']) + 7}", "c", "17", 17, True, 1.5]
     junk: list[Any] = [
         None,
         "end_turn",
@@ -101,7 +101,7 @@ def junk_actions(
         {"type": None},
         {"type": ["allow"]},
     ]
-    if state["ph"] == "react":
+    if state["phase"] == "reaction":
         junk += [{"type": "end_turn"}, {"type": "score", "green": "c0"}]
     else:
         junk += [{"type": "allow"}, {"type": "no_way", "card": "c0"}]
@@ -114,16 +114,16 @@ def junk_actions(
             junk.append({**action, "greens": [*action["greens"], rng.choice(foreign)]})
             junk.append({**action, "greens": action["greens"][0]})
         if "target" in action:
-            junk.append({**action, "target": rng.choice([seat, state["n"], -1, "1", None])})
+            junk.append({**action, "target": rng.choice([seat, state["players"], -1, "1", None])})
     return junk
 
 
 def candidate_actions(state: dict[str, Any], seat: int, rng: random.Random) -> list[dict[str, Any]]:
     """Actions of every type built from the seat's own cards and every target."""
-    hand = [f"c{c}" for c in state["hand"][seat]]
-    k = state["k"]
-    code = {f"c{c}": k[c] for c in state["hand"][seat]}
-    targets = [None, *range(state["n"])]
+    hand = [f"c{c}" for c in state["hands"][seat]]
+    k = state["codes"]
+    code = {f"c{c}": k[c] for c in state["hands"][seat]}
+    targets = [None, *range(state["players"])]
     purples = [None] + [c for c in hand if code[c][0] == "P"]
     greens = [c for c in hand if code[c][0] == "G"]
     actions: list[dict[str, Any]] = [{"type": "end_turn"}, {"type": "allow"}]
@@ -154,9 +154,9 @@ def candidate_actions(state: dict[str, Any], seat: int, rng: random.Random) -> l
 def clears(state: dict[str, Any], seat: int, action: dict[str, Any]) -> bool:
     """Whether a well-formed clear_red of the seat's own cards must be accepted (MT-7)."""
     red = state["red"][seat]
-    if state["ph"] != "play" or red is None:
+    if state["phase"] != "play" or red is None:
         return False
-    k = state["k"]
+    k = state["codes"]
     cards = [*action["greens"], *([action["purple"]] if "purple" in action else [])]
     return sum(int(k[int(c[1:])][1]) for c in cards) >= int(k[red][1])
 
@@ -165,7 +165,7 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
     players, seed, options = setup["players"], setup["seed"], setup["options"]
     options = GAME.validate_options(players, options)
     state = GAME.new_game(players, options, seed)
-    size = len(state["k"])
+    size = len(state["codes"])
     rng = random.Random(seed)
     now = 0.0
     steps = 0
@@ -227,8 +227,8 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
                 raise AssertionError(f"seat {other} acted out of turn")
             assert json.dumps(state) == text
 
-        before_hands = [set(hand) for hand in state["hand"]]
-        before_draw = set(state["draw"])
+        before_hands = [set(hand) for hand in state["hands"]]
+        before_draw = set(state["draw_pile"])
         if seat in setup["greedy_seats"]:
             action = greedy(GAME.view(state, seat), legal, rng)
             assert action in legal
@@ -249,9 +249,9 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
         # played card may come back to its player after a reshuffle within the same step).
         played = ids_in(action)
         for viewer in [None, *range(players)]:
-            hidden: set[str] = {f"c{c}" for c in state["draw"]}
+            hidden: set[str] = {f"c{c}" for c in state["draw_pile"]}
             secret: set[str] = set()
-            for other, hand in enumerate(state["hand"]):
+            for other, hand in enumerate(state["hands"]):
                 if other == viewer:
                     continue
                 hidden |= {f"c{c}" for c in hand}
@@ -262,12 +262,12 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
             assert not ids_in(view) & hidden, (viewer, ids_in(view) & hidden)
             assert not ids_in(redacted(events, viewer)) & secret, (viewer, events)
             if viewer is not None:
-                own = {f"c{c}" for c in state["hand"][viewer]}
+                own = {f"c{c}" for c in state["hands"][viewer]}
                 assert {c["id"] for c in view["you"]["hand"]} == own
                 assert not ids_in(GAME.legal_actions(state, viewer)) - own
         assert all(
             len(hand) == v["hand_size"]
-            for hand, v in zip(state["hand"], GAME.view(state, None)["seats"], strict=True)
+            for hand, v in zip(state["hands"], GAME.view(state, None)["seats"], strict=True)
         )
 
     result = GAME.result(state)
