@@ -25,7 +25,7 @@ from cardroom.api.schemas import (
     ProblemSchema,
     ViewSchema,
 )
-from cardroom.service import BadRequest, Tables, etag_for
+from cardroom.service import InvalidRequest, Tables, etag_for
 
 blp = Blueprint(
     "games",
@@ -271,7 +271,7 @@ class Actions(MethodView):
         """
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
-            raise BadRequest(
+            raise InvalidRequest(
                 f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters", "Idempotency-Key"
             )
         if_match = None
@@ -346,7 +346,7 @@ class EventStream(MethodView):
         last_event_id = request.headers.get("Last-Event-ID", "").strip()
         if last_event_id:
             if not last_event_id.isdigit() or len(last_event_id) > 12:
-                raise BadRequest("Last-Event-ID must be an event's seq", "Last-Event-ID")
+                raise InvalidRequest("Last-Event-ID must be an event's seq", "Last-Event-ID")
             after = int(last_event_id)
         _, events = tables().stream(
             game_id, bearer_token(), after, SSE_HEARTBEAT_SECONDS, SSE_LIFETIME_SECONDS
