@@ -98,7 +98,9 @@ def check_secrets(state: dict, before: dict, events: list[dict]) -> None:
                 altered["declarations"][seat] = (altered["declarations"][seat] + 1) % 11
             if state["phase"] == "rps" and altered["rps"]["choices"][seat] is not None:
                 shapes = ["rock", "paper", "scissors"]
-                altered["rps"]["choices"][seat] = shapes[shapes.index(altered["rps"]["choices"][seat]) - 1]
+                altered["rps"]["choices"][seat] = shapes[
+                    shapes.index(altered["rps"]["choices"][seat]) - 1
+                ]
         assert GAME.view(altered, viewer) == view
         for event in events:
             if event["type"] == "drew" and event["seat"] == viewer:

@@ -198,7 +198,11 @@ def test_ep3_everyone_declares_secretly_and_may_change():
     assert "declarations_revealed" in types(events)
     revealed = next(e for e in events if e["type"] == "declarations_revealed")
     assert revealed["declarations"] == [3, 2, 5]
-    assert state["play_tokens"] == [3, 2, 5] and state["wild_tokens"] == [0, 0, 0] and state["token_pile"] == 30
+    assert (
+        state["play_tokens"] == [3, 2, 5]
+        and state["wild_tokens"] == [0, 0, 0]
+        and state["token_pile"] == 30
+    )
     assert GAME.view(state, None)["declarations"] == [3, 2, 5]
 
 
@@ -501,7 +505,11 @@ def test_ep8_wild_pays_a_play_token_and_returns_to_the_pile():
     events = play(state, 0, ["3M"], wild=2)
     played = next(e for e in events if e["type"] == "played")
     assert played["kind"] == "run" and played["wild"] == {"number": 2, "suit": "mushroom"}
-    assert state["play_tokens"][0] == 3 and state["wild_tokens"][0] == 0 and state["token_pile"] == pile + 2
+    assert (
+        state["play_tokens"][0] == 3
+        and state["wild_tokens"][0] == 0
+        and state["token_pile"] == pile + 2
+    )
     assert state["field_wild"] == 2 and state["field"] == ["3M"]
     view = GAME.view(state, 2)
     assert view["field_wild"] == {"number": 2, "suit": "mushroom"}
@@ -980,7 +988,11 @@ def test_ep14_rulebook_example_minus_34_played_out():
     assert ended["reason"] == "out_of_cards"
     assert ended["play_tokens"][0] == 3 and ended["wild_tokens"][0] == 1
     assert ended["penalties"][0] == -34 and ended["totals"][0] == -34
-    assert state["token_pile"] == 40 and state["play_tokens"] == [0] * 4 and state["wild_tokens"] == [0] * 4
+    assert (
+        state["token_pile"] == 40
+        and state["play_tokens"] == [0] * 4
+        and state["wild_tokens"] == [0] * 4
+    )
 
 
 # --- errors and the contract ----------------------------------------------------------------------
