@@ -21,7 +21,7 @@ from typing import Any
 
 from cardroom import steps
 from cardroom.bots import choose, get_policy, next_bot_seat
-from cardroom.games import get_game, registry
+from cardroom.games import get_game, policies, registry
 from cardroom.games.base import (
     Game,
     GameOver,
@@ -128,7 +128,7 @@ class Tables:
         described = []
         for game in registry().values():
             entry = game.describe()
-            entry["bot_policies"] = ["random", "greedy"]
+            entry["bot_policies"] = list(policies(game.game_type))
             described.append(entry)
         return described
 

@@ -6,6 +6,8 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, post_dump, validate
 
+from cardroom.games import policy_names
+
 MAX_PLAYERS = 16
 MAX_SEED = 2**53 - 1
 MAX_NAME = 40
@@ -106,8 +108,8 @@ class BotSeatSchema(Schema):
     seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_PLAYERS - 1))
     policy = fields.String(
         required=True,
-        validate=validate.OneOf(["random", "greedy"]),
-        metadata=_doc("`random` or `greedy`."),
+        validate=validate.OneOf(policy_names()),
+        metadata=_doc("A bot policy of the game type: `GET /v1/game-types` lists them."),
     )
 
 
