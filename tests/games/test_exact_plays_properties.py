@@ -1,12 +1,14 @@
-"""Exact Plays property tests: uniformly random complete games of 2, 3 and 4 players.
+"""Exact Plays property tests: what is particular to Exact Plays, in uniformly random
+complete games of 2, 3 and 4 players (the conformance test, test_conformance.py, checks
+what every game must do: listed actions accepted, others refused, no foreign card shown,
+JSON round trips, replays).
 
-At every step: 32 cards and 40 tokens are conserved; every listed legal action is accepted
-(applied to a copy); some unlisted actions are refused with a RuleError and change nothing;
-no view or redacted event shows a seat (or a spectator) another seat's card, a card set
-aside, removed or still in the draw pile, an undisclosed declaration or an unrevealed
-rock-paper-scissors choice; the state round-trips through JSON. Every game ends with
-winners after the right number of rounds, at -50, or at the turn limit (EP-12..EP-17).
-Also run on tables of mostly greedy bots, whose games usually last all the rounds.
+At every step: 32 cards and 40 tokens are conserved; the state stays compact; ``to_act``
+only lists real choices (EP-9); no view or redacted event shows an undisclosed declaration
+or an unrevealed rock-paper-scissors choice, nor a card outside what the viewer holds or saw
+played (EP-17). Every game ends with winners after the right number of rounds, at -50, or
+at the turn limit (EP-12..EP-16). Also run on tables of mostly greedy bots, whose games
+usually last all the rounds.
 """
 
 from __future__ import annotations
@@ -15,39 +17,18 @@ import json
 import random
 
 import pytest
-from exact_plays_helpers import GAME, all_cards, canonical, clone, codes_in, snapshot
+from exact_plays_helpers import GAME, all_cards, clone, codes_in
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardroom.bots.exact_plays import greedy
-from cardroom.games.base import NotYourTurn, RuleError, redact_event
+from cardroom.games.base import redact_event
 from cardroom.games.exact_plays.cards import ALL_CODES
 from cardroom.games.exact_plays.engine import rounds_for
 
-EXAMPLES = {2: 200, 3: 160, 4: 140}
+EXAMPLES = {2: 100, 3: 80, 4: 70}
 # uniformly random players rarely last all the rounds; mostly-greedy tables do
 MOSTLY_GREEDY_EXAMPLES = 25
-
-
-def unlisted_candidates(state: dict, seat: int, rng: random.Random) -> list:
-    hand = state["hands"][seat]
-    others = [c for c in ALL_CODES if c not in hand]
-    out: list = [
-        {"type": "declare", "tokens": rng.choice([-1, 11, 3, "3"])},
-        {"type": "rps", "shape": rng.choice(["rock", "lizard"])},
-        {"type": "pass", "switch": rng.choice(["to_wild", "to_play", "flip", None])},
-        {"type": "draw"},
-        {"type": "play", "cards": [rng.choice(others)]},
-        {"type": "play", "cards": []},
-        {"type": rng.choice(["fold", None, 7])},
-        None,
-    ]
-    if hand:
-        cards = rng.sample(hand, min(len(hand), rng.randint(1, 4)))
-        out.append({"type": "play", "cards": cards})
-        out.append({"type": "play", "cards": cards, "wild": rng.randint(0, 11)})
-        out.append({"type": "play", "cards": cards + cards[:1]})
-    return out
 
 
 def check_invariants(state: dict) -> None:
@@ -152,24 +133,6 @@ def play_random_game(players: int, seed: int, options: dict, greedy_share: float
         legal = GAME.legal_actions(state, seat)
         # to_act only lists real choices (EP-9): never a single option
         assert len(legal) >= 2
-        for other in range(players):
-            if other not in acting:
-                assert GAME.legal_actions(state, other) == []
-                if rng.random() < 0.2:
-                    before = snapshot(state)
-                    with pytest.raises(NotYourTurn):
-                        GAME.apply(state, other, legal[0])
-                    assert snapshot(state) == before
-        for action in legal:
-            json.dumps(GAME.apply(clone(state), seat, action))
-        listed = {json.dumps(canonical(a)) for a in legal}
-        before = snapshot(state)
-        for action in rng.sample(unlisted_candidates(state, seat, rng), 4):
-            if json.dumps(canonical(action)) in listed:
-                continue
-            with pytest.raises(RuleError):
-                GAME.apply(state, seat, action)
-            assert snapshot(state) == before
         previous = clone(state)
         if rng.random() < greedy_share:
             action = greedy(GAME.view(state, seat), legal, rng)

@@ -1,27 +1,25 @@
-"""Mr Toast property tests: hundreds of random games, invariants checked at every step.
+"""Mr Toast property tests: what is particular to Mr Toast, checked at every step of random
+games (the conformance test, test_conformance.py, checks what every game must do).
 
-At every step: cards are conserved (MT-2), every listed legal action is accepted, junk and
-out-of-turn actions are refused without changing anything, no view or redacted event shows a
-seat (or a spectator) another seat's hand (MT-15), the state round-trips through JSON, and
-the game ends within its turn limit (MT-11).
+At every step: cards are conserved (MT-2); ``legal_actions`` is complete: every action
+built from the seat's own cards that it does not list is refused, except a clearing
+``clear_red`` combination, which is accepted though only minimal ones are listed (MT-7);
+and the game ends within its turn limit (MT-11) for the reason its result gives (MT-10).
 """
 
 from __future__ import annotations
 
 import json
 import random
-import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mr_toast_helpers import GAME, redacted
+from mr_toast_helpers import GAME
 
 from cardroom.bots.mr_toast import greedy
-from cardroom.games.base import NotYourTurn, RuleError
+from cardroom.games.base import RuleError
 from cardroom.games.mr_toast.cards import CODES
-
-_ID = re.compile(r'"(c\d+)"')
 
 compositions = st.one_of(
     st.none(),
@@ -53,10 +51,6 @@ game_setups = st.fixed_dictionaries(
 )
 
 
-def ids_in(value: Any) -> set[str]:
-    return set(_ID.findall(json.dumps(value)))
-
-
 def zone_count(state: dict[str, Any]) -> int:
     pend = state["pending"]
     count = len(state["draw_pile"]) + len(state["discard_pile"])
@@ -82,40 +76,6 @@ def all_cards(state: dict[str, Any]) -> list[int]:
     if pend is not None:
         cards += [pend["card"]] + [c for _, c in pend["no_ways"]]
     return cards
-
-
-def junk_actions(
-    state: dict[str, Any], seat: int, legal: list[dict[str, Any]], rng: random.Random
-) -> list[Any]:
-    """Actions that are certainly illegal for ``seat`` now."""
-    others = [f"c{c}" for s, hand in enumerate(state["hands"]) if s != seat for c in hand]
-    public = [f"c{c}" for c in state["discard_pile"]] + [f"c{c}" for c in state["draw_pile"]]
-    foreign = others + public + [f"c{len(state['codes']) + 7}", "c", "17", 17, True, 1.5]
-    junk: list[Any] = [
-        None,
-        "end_turn",
-        42,
-        [],
-        {},
-        {"type": "bogus"},
-        {"type": None},
-        {"type": ["allow"]},
-    ]
-    if state["phase"] == "reaction":
-        junk += [{"type": "end_turn"}, {"type": "score", "green": "c0"}]
-    else:
-        junk += [{"type": "allow"}, {"type": "no_way", "card": "c0"}]
-    for action in rng.sample(legal, min(3, len(legal))):
-        junk.append({**action, "zzz": 1})
-        for field in ("card", "green", "purple"):
-            if field in action:
-                junk.append({**action, field: rng.choice(foreign)})
-        if "greens" in action:
-            junk.append({**action, "greens": [*action["greens"], rng.choice(foreign)]})
-            junk.append({**action, "greens": action["greens"][0]})
-        if "target" in action:
-            junk.append({**action, "target": rng.choice([seat, state["players"], -1, "1", None])})
-    return junk
 
 
 def candidate_actions(state: dict[str, Any], seat: int, rng: random.Random) -> list[dict[str, Any]]:
@@ -187,21 +147,6 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
         assert legal
         text = json.dumps(state)
 
-        # Every listed action is accepted.
-        for action in legal:
-            copy = json.loads(text)
-            GAME.apply(copy, seat, json.loads(json.dumps(action)), now)
-            assert len(all_cards(copy)) == size
-
-        # Junk and out-of-turn actions are refused and change nothing.
-        for action in junk_actions(state, seat, legal, rng):
-            try:
-                GAME.apply(state, seat, action, now)
-            except RuleError:
-                pass
-            else:
-                raise AssertionError(f"junk accepted: {action!r}")
-            assert json.dumps(state) == text
         # legal_actions is complete: every other action built from the seat's own cards is
         # refused (clear_red: any combination adding up to the red card is accepted).
         for action in candidate_actions(state, seat, rng):
@@ -218,17 +163,6 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
             else:
                 raise AssertionError(f"unlisted action accepted: {action!r}")
         assert json.dumps(state) == text
-        for other in set(range(-1, players + 1)) - to_act:
-            try:
-                GAME.apply(state, other, rng.choice(legal), now)
-            except NotYourTurn:
-                pass
-            else:
-                raise AssertionError(f"seat {other} acted out of turn")
-            assert json.dumps(state) == text
-
-        before_hands = [set(hand) for hand in state["hands"]]
-        before_draw = set(state["draw_pile"])
         if seat in setup["greedy_seats"]:
             action = greedy(GAME.view(state, seat), legal, rng)
             assert action in legal
@@ -242,33 +176,6 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
         assert len(cards) == size == zone_count(state)
         assert sorted(cards) == list(range(size))
         assert json.loads(json.dumps(state)) == state
-
-        # MT-15: nothing of another seat's hand in any view, legal list or event. For events,
-        # the secret cards are those a seat held (or that lay in the draw pile) before the
-        # step and holds after it, except the cards the action itself played in public (a
-        # played card may come back to its player after a reshuffle within the same step).
-        played = ids_in(action)
-        for viewer in [None, *range(players)]:
-            hidden: set[str] = {f"c{c}" for c in state["draw_pile"]}
-            secret: set[str] = set()
-            for other, hand in enumerate(state["hands"]):
-                if other == viewer:
-                    continue
-                hidden |= {f"c{c}" for c in hand}
-                kept = (before_hands[other] | before_draw) & set(hand)
-                secret |= {f"c{c}" for c in kept}
-            secret -= played
-            view = GAME.view(state, viewer)
-            assert not ids_in(view) & hidden, (viewer, ids_in(view) & hidden)
-            assert not ids_in(redacted(events, viewer)) & secret, (viewer, events)
-            if viewer is not None:
-                own = {f"c{c}" for c in state["hands"][viewer]}
-                assert {c["id"] for c in view["you"]["hand"]} == own
-                assert not ids_in(GAME.legal_actions(state, viewer)) - own
-        assert all(
-            len(hand) == v["hand_size"]
-            for hand, v in zip(state["hands"], GAME.view(state, None)["seats"], strict=True)
-        )
 
     result = GAME.result(state)
     assert result["turn"] <= limit
@@ -287,7 +194,7 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
 
 
 @settings(
-    max_examples=200,
+    max_examples=120,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

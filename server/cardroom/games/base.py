@@ -259,6 +259,11 @@ class Game(ABC):
     def hand_card(self, state: State, seat: int, card_id: str) -> Any:
         """The engine's form of the card ``card_id`` if it is in ``seat``'s hand, else None."""
 
+    @abstractmethod
+    def hidden_cards(self, state: State, seat: int | None) -> set[str]:
+        """The ids of every card ``seat`` (None: a spectator) may not see now: the other
+        hands, the draw pile, cards set aside. No view of that seat may show one."""
+
     def not_your_turn(self, state: State, seat: int) -> tuple[str, str | None]:
         """Why ``seat`` (a seat of the game, not in ``to_act``) may not act: message, rule."""
         return f"seat {seat} may not act now", None

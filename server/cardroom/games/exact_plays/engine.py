@@ -396,6 +396,13 @@ class ExactPlays(Game):
     def hand_card(self, state: State, seat: int, card_id: str) -> str | None:
         return card_id if card_id in state["hands"][seat] else None
 
+    def hidden_cards(self, state: State, seat: int | None) -> set[str]:
+        hidden = set(state["draw_pile"]) | set(state["set_aside"])
+        for other, hand in enumerate(state["hands"]):
+            if other != seat:
+                hidden.update(hand)
+        return hidden
+
     def not_your_turn(self, state: State, seat: int) -> tuple[str, str | None]:
         if state["phase"] == "rps":
             if seat not in state["rps"]["players"]:

@@ -399,6 +399,13 @@ class MrToast(Game):
         number = int(card_id[1:])
         return number if number in state["hands"][seat] else None
 
+    def hidden_cards(self, state: State, seat: int | None) -> set[str]:
+        hidden = set(state["draw_pile"])
+        for other, hand in enumerate(state["hands"]):
+            if other != seat:
+                hidden.update(hand)
+        return {C.card_id(number) for number in hidden}
+
     def not_your_turn(self, state: State, seat: int) -> tuple[str, str | None]:
         if state["phase"] == "reaction":
             if seat == _latest_player(state["pending"]):
