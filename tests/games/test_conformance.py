@@ -29,6 +29,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+import jsonschema_rs
 
 from cardroom import steps
 from cardroom.games import get_game, registry
@@ -39,6 +40,7 @@ from cardroom.steps import Replay
 from cardroom.store.games import GameRecord
 
 GAMES = sorted(registry())
+SHAPES: dict[str, Any] = {}
 EXAMPLES = 25  # games per game type: about 5 s each on 2 cores
 MAX_STEPS = 20_000
 CREATED_AT = 1_764_433_845.0
@@ -171,6 +173,62 @@ def malformed_actions(
     return bad
 
 
+# --- the declared shapes ---------------------------------------------------------------------
+
+
+STAMPED = {"type": {"type": "string"}, "seq": {}, "version": {}, "actor": {}}
+
+
+def strict(schema: Any) -> Any:
+    """The schema with no undocumented property allowed anywhere (the document may let
+    clients expect more fields later; the engine must give no field it does not declare)."""
+    if isinstance(schema, list):
+        return [strict(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: strict(value) for key, value in schema.items()}
+    if "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out
+
+
+class Shapes:
+    """Validators for a game's declared shapes (Game.shapes)."""
+
+    def __init__(self, game: Game):
+        defs = {name: schema for name, schema in game.shapes.items() if name != "Events"}
+        for kind, schema in game.shapes["Events"].items():
+            event = dict(schema)
+            event["properties"] = {**STAMPED, **schema["properties"]}
+            event["properties"]["type"] = {"const": kind}
+            defs[f"event:{kind}"] = event
+        self.defs = strict(defs)
+        self.kinds = set(game.shapes["Events"])
+        self.validators: dict[str, Any] = {}
+
+    def check(self, name: str, value: Any) -> None:
+        if name not in self.validators:
+            root = {"$defs": self.defs, "$ref": f"#/$defs/{name}"}
+            self.validators[name] = jsonschema_rs.Draft202012Validator(root)
+        error = next(self.validators[name].iter_errors(value), None)
+        assert error is None, f"{name} does not match its declared shape: {error}"
+
+    def check_view(self, view: dict[str, Any]) -> None:
+        public = {key: value for key, value in view.items() if key != "you"}
+        self.check("Public", public)
+        if view["you"] is not None:
+            self.check("You", view["you"])
+
+    def check_event(self, event: dict[str, Any]) -> None:
+        if event["type"] in STEP_EVENTS:
+            return
+        assert event["type"] in self.kinds, f"undeclared event type {event['type']!r}"
+        self.check(f"event:{event['type']}", event)
+
+
+STEP_EVENTS = {"game_created", "seat_taken", "game_started"}  # the service's own (steps.py)
+
+
 # --- playing ------------------------------------------------------------------------------
 
 
@@ -237,7 +295,7 @@ def check_step(game: Game, state: dict, seat: int, now: float, rng: random.Rando
                 check_refused(game, state, seat, action, RuleError, now)
 
 
-def check_secrets(game, state, before_hidden, events, action) -> None:
+def check_secrets(game, state, before_hidden, events, action, shapes: Shapes) -> None:
     players = state["players"]
     # Cards the action names, or that any event shows everyone, are public from this step on
     # (a played card may come back into a hand or the draw pile within the same step).
@@ -247,6 +305,7 @@ def check_secrets(game, state, before_hidden, events, action) -> None:
     for viewer in [None, *range(players)]:
         hidden = game.hidden_cards(state, viewer)
         view = game.view(state, viewer)
+        shapes.check_view(view)
         assert not card_ids(view) & hidden, (viewer, card_ids(view) & hidden)
         if viewer is None:
             assert view["you"] is None
@@ -258,11 +317,13 @@ def check_secrets(game, state, before_hidden, events, action) -> None:
         for event in events:
             shown = redact(event, viewer)
             if shown is not None:
+                shapes.check_event(shown)
                 assert not card_ids(shown) & secret, (viewer, shown)
 
 
 def play_checked(game_type: str, players: int, seed: int) -> None:
     game = get_game(game_type)
+    shapes = SHAPES[game_type]
     rng = random.Random(seed)
     options = game.validate_options(players, random_options(game, players, rng))
     record = GameRecord(
@@ -311,12 +372,13 @@ def play_checked(game_type: str, players: int, seed: int) -> None:
         action = rng.choice(game.legal_actions(state, seat))
         hidden = {viewer: game.hidden_cards(state, viewer) for viewer in [None, *range(players)]}
         new = steps.act(record, game, seat, action, ms)
-        check_secrets(game, record.state, hidden, new, action)
+        check_secrets(game, record.state, hidden, new, action, shapes)
         events += new
         played.append((seat, action, ms))
         commit()
     result = game.result(record.state)
     assert result is not None, f"no result after {MAX_STEPS} steps"
+    shapes.check("Result", result)
     assert result["winners"] and set(result["winners"]) <= set(range(players))
     assert game.to_act(record.state) == set() and game.is_over(record.state)
     assert result["scores"] == game.scores(record.state)
@@ -341,6 +403,7 @@ def play_checked(game_type: str, players: int, seed: int) -> None:
 @pytest.mark.parametrize("game_type", GAMES)
 def test_every_game_conforms(game_type: str) -> None:
     game = get_game(game_type)
+    SHAPES[game_type] = Shapes(game)
 
     @settings(
         max_examples=EXAMPLES,

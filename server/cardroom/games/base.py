@@ -53,6 +53,8 @@ class OptionSpec:
     nullable: bool = False
     # A secret option (a stacked deck) is shown as "hidden" to players until the game ends.
     secret: bool = False
+    # For an array: the JSON Schema of an item (for the API document).
+    items: dict[str, Any] | None = None
 
     def describe(self) -> dict[str, Any]:
         described: dict[str, Any] = {
@@ -107,6 +109,9 @@ class Game(ABC):
     card_example: ClassVar[str]
     # A create request that plays well as it is (the API document's example).
     example: ClassVar[dict[str, Any]]
+    # What the engine gives out, as JSON Schema: Card, Public, You, Result, Events
+    # (games/shapes.py).
+    shapes: ClassVar[dict[str, Any]]
 
     card_id_re: ClassVar[re.Pattern[str]]
     moves_by_type: ClassVar[dict[str, Move]]

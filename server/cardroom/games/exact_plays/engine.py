@@ -41,6 +41,7 @@ from cardroom.games.base import (
     State,
     View,
 )
+from cardroom.games.exact_plays import shapes as out_shapes
 from cardroom.games.exact_plays.cards import (
     ALL_CODES,
     PARSED,
@@ -164,6 +165,7 @@ class ExactPlays(Game):
     rules_url = "docs/rules/exact-plays.md"
     moves = MOVES
     form_rule = "EP-18"
+    shapes = out_shapes.SHAPES
     end_rule = "EP-15"
     card_id_pattern = r"[2-9][MSAB]"
     card_example = "4M"
@@ -211,6 +213,12 @@ class ExactPlays(Game):
                 "codes; 2 players: the 24 codes of three whole suits (the missing suit is "
                 "the removed one). Rounds beyond the list are shuffled from the seed."
             ),
+            items={
+                "anyOf": [
+                    {"type": "array", "items": {"type": "string", "enum": list(ALL_CODES)}},
+                    {"type": "null"},
+                ]
+            },
         ),
     )
 

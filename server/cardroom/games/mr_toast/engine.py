@@ -44,6 +44,7 @@ from cardroom.games.base import (
 )
 from cardroom.games.moves import CardField, CardsField, Move, SeatField
 from cardroom.games.mr_toast import cards as C
+from cardroom.games.mr_toast.shapes import SHAPES
 
 HAND_SIZE = 5
 WIN_SCORE = 15
@@ -160,6 +161,7 @@ class MrToast(Game):
     max_players = 6
     rules_url = "docs/rules/mr-toast.md"
     form_rule = "MT-16"
+    shapes = SHAPES
     card_id_pattern = r"c(0|[1-9][0-9]{0,5})"
     card_example = "c17"
     example = {
@@ -212,6 +214,7 @@ class MrToast(Game):
             'Shown to players as "hidden" until the game ends.',
             nullable=True,
             secret=True,
+            items={"type": "string", "enum": list(C.CODES)},
         ),
         OptionSpec(
             "composition",
@@ -223,6 +226,14 @@ class MrToast(Game):
             "all. With fewer than 5 cards per player, each player is dealt the same smaller "
             "number (deck size // players). null: the default deck.",
             nullable=True,
+            items={
+                "type": "object",
+                "properties": {
+                    "code": {"type": "string", "enum": list(C.CODES)},
+                    "count": {"type": "integer", "minimum": 0, "maximum": 200},
+                },
+                "required": ["code", "count"],
+            },
         ),
         OptionSpec(
             "reaction_deadline",
