@@ -25,11 +25,11 @@ import json
 import random
 from typing import Any
 
+import jsonschema_rs
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-import jsonschema_rs
 
 from cardroom import steps
 from cardroom.games import get_game, registry
