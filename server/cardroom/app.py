@@ -11,7 +11,9 @@ from flask_smorest import Api
 
 from cardroom import __version__
 from cardroom.api import games, limits, observability, problems, system
+from cardroom.api.apidoc import OperationDocs
 from cardroom.api.jsonio import JSONProvider
+from cardroom.api.schemas import ActionBodySchema, ProblemSchema
 from cardroom.config import Settings
 from cardroom.games import registry
 from cardroom.service import Tables
@@ -69,6 +71,12 @@ class CardroomFlask(Flask):
 
 
 class CardroomApi(Api):
+    """flask-smorest's Api, answering errors as problem details and documenting them so
+    (api/apidoc.py writes each operation's problems and a problem+json ``default``)."""
+
+    DEFAULT_ERROR_RESPONSE_NAME = None
+    ERROR_SCHEMA = ProblemSchema
+
     def handle_http_exception(self, error: Any) -> Any:
         return problems.handle_http_exception(error)
 
@@ -79,7 +87,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.config.update(
         API_TITLE="cardroom",
         API_VERSION=__version__,
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
@@ -102,9 +110,11 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions["cardroom.tables"] = Tables(store or connect(settings))
     observability.init_app(app, settings)
-    api = CardroomApi(app)
+    api = CardroomApi(app, spec_kwargs={"extra_plugins": [OperationDocs(app)]})
     api.register_blueprint(games.blp)
     api.register_blueprint(system.blp)
+    # The action body is read loosely (the engine judges it) and documented as `Action`.
+    api.spec.components.schemas.pop(api.ma_plugin.converter.schema_name_resolver(ActionBodySchema))
     app.register_blueprint(system.assets)
     problems.register(app)
     limits.init_app(app, settings)
