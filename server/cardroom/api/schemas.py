@@ -160,7 +160,9 @@ class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game_type = fields.String(required=True)
     status = fields.String(
-        required=True, metadata=_doc("`waiting` for players, then `active`, then `finished`.")
+        required=True,
+        validate=validate.OneOf(["waiting", "active", "finished"]),
+        metadata=_doc("`waiting` for players, then `active`, then `finished`."),
     )
     players = fields.Integer()
     seats = fields.List(fields.Nested(SeatSchema))
