@@ -13,7 +13,7 @@ from cardroom import __version__
 from cardroom.api import games, limits, observability, problems, system
 from cardroom.api.apidoc import OperationDocs
 from cardroom.api.jsonio import JSONProvider
-from cardroom.api.schemas import ActionBodySchema, ProblemSchema
+from cardroom.api.schemas import ActionBodySchema, BotSeatSchema, CreateGameSchema, ProblemSchema
 from cardroom.config import Settings
 from cardroom.games import registry
 from cardroom.service import Tables
@@ -113,8 +113,10 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     api = CardroomApi(app, spec_kwargs={"extra_plugins": [OperationDocs(app)]})
     api.register_blueprint(games.blp)
     api.register_blueprint(system.blp)
-    # The action body is read loosely (the engine judges it) and documented as `Action`.
-    api.spec.components.schemas.pop(api.ma_plugin.converter.schema_name_resolver(ActionBodySchema))
+    # The action and create bodies are read loosely (the engine judges them) and documented
+    # per game, as `Action` and `CreateGameRequest` (api/apidoc.py).
+    for loose in (ActionBodySchema, CreateGameSchema, BotSeatSchema):
+        api.spec.components.schemas.pop(api.ma_plugin.converter.schema_name_resolver(loose))
     app.register_blueprint(system.assets)
     problems.register(app)
     limits.init_app(app, settings)

@@ -136,7 +136,7 @@ def play(gen: ModuleType, base_url: str, create_body: Any, prefix: str, first: A
 
 def test_the_generated_client_plays_mr_toast(gen: ModuleType, live_server: str) -> None:
     models = gen.models
-    body = models.CreateGame(
+    body = models.NewMrToastGame(
         game_type="mr-toast",
         players=2,
         options=models.MrToastOptionsRequest(turn_limit=40, auto_allow=True),
@@ -155,7 +155,7 @@ def test_the_generated_client_plays_mr_toast(gen: ModuleType, live_server: str) 
 
 def test_the_generated_client_plays_exact_plays(gen: ModuleType, live_server: str) -> None:
     models = gen.models
-    body = models.CreateGame(
+    body = models.NewExactPlaysGame(
         game_type="exact-plays",
         players=3,
         options=models.ExactPlaysOptionsRequest(turn_limit=60),
@@ -207,7 +207,7 @@ def test_unlisted_statuses_reach_the_caller_as_problems(
     client = gen.Client(base_url="http://cardroom")
     transport = httpx.WSGITransport(app=limited, remote_addr=f"192.0.2.{random.randint(1, 250)}")
     client.set_httpx_client(httpx.Client(base_url="http://cardroom", transport=transport))
-    body = gen.models.CreateGame(game_type="mr-toast", players=2)
+    body = gen.models.NewMrToastGame(game_type="mr-toast", players=2)
     assert api.create_game.sync_detailed(client=client, body=body).status_code == 201
     answer = api.create_game.sync_detailed(client=client, body=body)
     assert answer.status_code == 429 and int(answer.headers["Retry-After"]) >= 1

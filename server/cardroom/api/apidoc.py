@@ -26,11 +26,12 @@ from typing import Any
 from apispec import BasePlugin
 from flask import Flask
 
-from cardroom.games import registry
+from cardroom.games import policies, registry
 from cardroom.games.base import Game, OptionSpec
 from cardroom.games.moves import Field, Move
 
 Schema = dict[str, Any]
+MAX_SEED = 2**53 - 1
 PROBLEM_JSON = "application/problem+json"
 COMPONENTS = "#/components/schemas/"
 # The service's own events (cardroom.steps), in every game.
@@ -225,6 +226,42 @@ def game_components(game: Game) -> dict[str, Schema]:
         },
     }
 
+    out[name + "CreateGame"] = {
+        "type": "object",
+        "title": f"New {game.title} game",
+        "properties": {
+            "game_type": {"type": "string", "const": game.game_type},
+            "players": {
+                "type": "integer",
+                "minimum": game.min_players,
+                "maximum": game.max_players,
+                "description": "The number of seats.",
+            },
+            "options": ref(name + "OptionsRequest"),
+            "seed": {
+                "type": ["integer", "null"],
+                "minimum": 0,
+                "maximum": MAX_SEED,
+                "description": "Seeds every shuffle: the same seed and actions replay the "
+                "same game.",
+            },
+            "bots": {
+                "type": "array",
+                "maxItems": game.max_players,
+                "description": "Seats played by the server itself, each seat at most once.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "seat": {"type": "integer", "minimum": 0, "maximum": game.max_players - 1},
+                        "policy": {"type": "string", "enum": list(policies(game.game_type))},
+                    },
+                    "required": ["seat", "policy"],
+                },
+            },
+        },
+        "required": ["game_type", "players"],
+    }
+
     view = copy.deepcopy(VIEW_BASE)
     view["description"] = f"Your view of a {game.title} game."
     view["properties"].update(
@@ -328,6 +365,15 @@ def components(games: list[Game]) -> dict[str, Schema]:
         "discriminator": {
             "propertyName": "type",
             "mapping": {kind: COMPONENTS + name for kind, name in mapping.items()},
+        },
+    }
+    out["CreateGameRequest"] = {
+        "description": "A new game of any type, told apart by `game_type`: "
+        "`GET /v1/game-types` describes each. Only `game_type` and `players` are required.",
+        "oneOf": [ref(prefix(game) + "CreateGame") for game in games],
+        "discriminator": {
+            "propertyName": "game_type",
+            "mapping": {game.game_type: COMPONENTS + prefix(game) + "CreateGame" for game in games},
         },
     }
     out["View"] = {

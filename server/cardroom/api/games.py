@@ -77,6 +77,7 @@ class Games(MethodView):
         operation_id="createGame",
         problems=(400, 413, 422, 429, 503),
         response=(201, None, ["Location"], "The game, `waiting` until every seat is taken."),
+        request="CreateGameRequest",
         examples=create_examples(),
     )
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
