@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from inspect import iscoroutinefunction
-from types import FunctionType, MethodType
 from typing import Any
 
 from flask import Flask
@@ -40,34 +38,10 @@ def describe_api() -> str:
     return API_DESCRIPTION.replace("{games}", games)
 
 
-MAX_REMEMBERED_FUNCTIONS = 1000
-
-
 class CardroomFlask(Flask):
-    """Flask, with ``app.json`` encoding through orjson (cardroom.api.jsonio) and a cheaper
-    ``ensure_sync``.
-
-    Flask and flask-smorest call ``ensure_sync`` on every hook and view of every request (six
-    to eight times), and each call inspects the function's code flags. Whether a function is
-    a coroutine function does not change: remember the answer per function.
-    """
+    """Flask, with ``app.json`` encoding through orjson (cardroom.api.jsonio)."""
 
     json_provider_class = JSONProvider
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._is_sync: dict[FunctionType, bool] = {}
-
-    def ensure_sync(self, func: Any) -> Any:
-        key = func.__func__ if type(func) is MethodType else func
-        if type(key) is not FunctionType:  # a partial, a callable object...: as Flask does
-            return super().ensure_sync(func)
-        is_sync = self._is_sync.get(key)
-        if is_sync is None:
-            is_sync = not iscoroutinefunction(func)
-            if len(self._is_sync) < MAX_REMEMBERED_FUNCTIONS:  # hooks and views: a few dozen
-                self._is_sync[key] = is_sync
-        return func if is_sync else self.async_to_sync(func)
 
 
 class CardroomApi(Api):
