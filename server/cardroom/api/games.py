@@ -9,7 +9,7 @@ from flask import Response, current_app, g, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from cardroom.api.apidoc import create_examples, operation
+from cardroom.api.apidoc import action_examples, create_examples, operation
 from cardroom.api.jsonio import dumps_bytes
 from cardroom.api.schemas import (
     ActionBodySchema,
@@ -148,7 +148,14 @@ class Game(MethodView):
 class Join(MethodView):
     @blp.arguments(JoinSchema())
     @blp.response(201, JoinResultSchema)
-    @operation(operation_id="joinGame", problems=(400, 404, 409, 413, 422, 429, 503))
+    @operation(
+        operation_id="joinGame",
+        problems=(400, 404, 409, 413, 422, 429, 503),
+        examples={
+            "any-seat": {"summary": "The lowest free seat", "value": {"name": "Ann"}},
+            "seat-0": {"summary": "Seat 0", "value": {"name": "Ann", "seat": 0}},
+        },
+    )
     def post(self, body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
         """Take a free seat. The token in the answer is shown once: keep it."""
         record, seat, token = tables().join(game_id, body["name"], body.get("seat"))
@@ -195,6 +202,7 @@ class Actions(MethodView):
         security=BEARER,
         parameters=["If-Match", "Idempotency-Key"],
         request="Action",
+        examples=action_examples(),
         response=(200, "ActionResult", ["ETag", "Idempotent-Replayed"], "Accepted."),
         problems=(400, 401, 404, 409, 412, 413, 422, 503),
     )
