@@ -21,7 +21,7 @@ from typing import Any
 
 from cardroom import steps
 from cardroom.bots import choose, get_policy, next_bot_seat
-from cardroom.games import get_game, registry
+from cardroom.games import get_game, policies, registry
 from cardroom.games.base import (
     Game,
     GameOver,
@@ -39,6 +39,9 @@ MAX_BOT_ACTIONS = 100_000
 HIDDEN = "hidden"
 
 
+# What the table refuses, as domain errors; api/problems.py maps each to its answer.
+
+
 class NotFound(Exception):
     """No such game."""
 
@@ -47,28 +50,41 @@ class Unauthorized(Exception):
     """Missing or unknown seat token."""
 
 
-class BadRequest(Exception):
-    """A request that is well-formed JSON but cannot be served (names the field)."""
+class InvalidRequest(Exception):
+    """A well-formed request naming a value that cannot be served; ``field`` names it."""
 
-    def __init__(self, message: str, field: str, status: int = 422, problem: str = "invalid"):
+    def __init__(self, message: str, field: str):
         super().__init__(message)
         self.message = message
         self.field = field
-        self.status = status
-        self.problem = problem
+
+
+class IdempotencyKeyReused(InvalidRequest):
+    """An Idempotency-Key sent again with another request body."""
 
 
 class StateConflict(Exception):
-    """The game is not in a state that allows this request (HTTP 409)."""
+    """The game is not in a state that allows this request."""
 
-    def __init__(self, message: str, problem: str):
+    def __init__(self, message: str):
         super().__init__(message)
         self.message = message
-        self.problem = problem
+
+
+class GameNotStarted(StateConflict):
+    """An action before every seat is taken."""
+
+
+class GameFull(StateConflict):
+    """A join when every seat is taken."""
+
+
+class SeatTaken(StateConflict):
+    """A join asking for a seat that is taken."""
 
 
 class PreconditionFailed(Exception):
-    """If-Match named an older version of the game (HTTP 412)."""
+    """If-Match named an older version of the game."""
 
 
 # What an action may be refused for; on a recalled (unverified) game, checked on a fresh load.
@@ -112,7 +128,7 @@ class Tables:
         described = []
         for game in registry().values():
             entry = game.describe()
-            entry["bot_policies"] = ["random", "greedy"]
+            entry["bot_policies"] = list(policies(game.game_type))
             described.append(entry)
         return described
 
@@ -130,25 +146,25 @@ class Tables:
             game = get_game(game_type)
         except KeyError:
             known = ", ".join(sorted(registry()))
-            raise BadRequest(
+            raise InvalidRequest(
                 f"unknown game type {game_type!r}; known: {known}", "game_type"
             ) from None
         try:
             full_options = game.validate_options(players, options)
         except InvalidOptions as error:
-            raise BadRequest(error.message, error.field) from None
+            raise InvalidRequest(error.message, error.field) from None
         seats: list[dict[str, Any]] = [{"name": None, "bot": None} for _ in range(players)]
         for index, bot in enumerate(bots or []):
             seat, policy = bot["seat"], bot["policy"]
             where = f"bots.{index}.seat"
             if not 0 <= seat < players:
-                raise BadRequest(f"seat {seat} does not exist (0 to {players - 1})", where)
+                raise InvalidRequest(f"seat {seat} does not exist (0 to {players - 1})", where)
             if seats[seat]["bot"] is not None:
-                raise BadRequest(f"seat {seat} is given two bots", where)
+                raise InvalidRequest(f"seat {seat} is given two bots", where)
             try:
                 get_policy(policy, game_type)
             except KeyError:
-                raise BadRequest(f"unknown policy {policy!r}", f"bots.{index}.policy") from None
+                raise InvalidRequest(f"unknown policy {policy!r}", f"bots.{index}.policy") from None
             seats[seat] = {"name": f"{policy} bot", "bot": policy}
         if seed is None:
             seed = secrets.randbelow(2**53)
@@ -178,16 +194,16 @@ class Tables:
             free = [i for i, entry in enumerate(record.seats) if entry["name"] is None]
             if seat is not None:
                 if not 0 <= seat < record.players:
-                    raise BadRequest(
+                    raise InvalidRequest(
                         f"seat {seat} does not exist (0 to {record.players - 1})", "seat"
                     )
                 if seat not in free:
-                    raise StateConflict(f"seat {seat} is taken", "seat-taken")
+                    raise SeatTaken(f"seat {seat} is taken")
                 chosen = seat
             elif free:
                 chosen = free[0]
             else:
-                raise StateConflict("every seat of this game is taken", "game-full")
+                raise GameFull("every seat of this game is taken")
             now = self.clock()
             record.updated_at = now
             steps.take_seat(record, chosen, name)
@@ -376,7 +392,7 @@ class Tables:
         ms = steps.time_for(record, now)
         self._expire(record, game, ms)
         if record.status == "waiting":
-            raise StateConflict("the game waits for players to join", "game-not-started")
+            raise GameNotStarted("the game waits for players to join")
         if record.status == "finished":
             raise GameOver("the game is over")
         before = record.seq
@@ -408,10 +424,8 @@ class Tables:
     @staticmethod
     def _replay_answer(stored: dict[str, Any], body_digest: str | None) -> ActionOutcome:
         if stored["body"] != body_digest:
-            raise BadRequest(
-                "this Idempotency-Key was used with another request body",
-                "Idempotency-Key",
-                problem="idempotency-key-reused",
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was used with another request body", "Idempotency-Key"
             )
         return ActionOutcome(stored["status"], stored["response"], replayed=True)
 
@@ -501,10 +515,14 @@ class Tables:
 
 __all__ = [
     "ActionOutcome",
-    "BadRequest",
+    "GameFull",
+    "GameNotStarted",
+    "IdempotencyKeyReused",
+    "InvalidRequest",
     "NotFound",
     "NotYourTurn",
     "PreconditionFailed",
+    "SeatTaken",
     "StateConflict",
     "Tables",
     "Unauthorized",
