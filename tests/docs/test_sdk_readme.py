@@ -62,7 +62,8 @@ def test_the_errors_example(live_server: str) -> None:
     (block,) = marked(README, "example: errors")
     out = run_python("-c", served_at(block.code, live_server))
     assert re.fullmatch(
-        r"(refused: 422 illegal-action: there is no card c999 in this game \(field green\)"
+        r"(refused: 422 illegal-action: green: card c999 is not in your hand"
+        r" \(rule MT-7, field green\)"
         r"|not now: 409 not-your-turn: .*\(rule MT-7, field type\))\n",
         out,
     ), out
