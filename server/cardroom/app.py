@@ -20,9 +20,11 @@ from cardroom.store import GameStore, connect
 API_DESCRIPTION = """\
 cardroom hosts turn-based card games with hidden hands: {games}.
 
-1. `POST /v1/games` creates a game; 2. each player `POST /v1/games/{id}/join`s and keeps the
-seat token it returns; 3. `GET /v1/games/{id}/view` with `Authorization: Bearer <token>` shows
-your hand, who is to act and your `legal_actions`; 4. `POST /v1/games/{id}/actions` one of them;
+1. `POST /v1/games` creates a game (`GET /v1/game-types` lists the games and their options).
+2. Each player `POST /v1/games/{id}/join`s and keeps the seat token it returns.
+3. `GET /v1/games/{id}/view` with `Authorization: Bearer <token>` shows your hand, who is to
+   act, whom the game awaits, and your `legal_actions`.
+4. `POST /v1/games/{id}/actions` one of them.
 5. `GET /v1/games/{id}/events?after=N&wait=S` follows the game.
 
 Errors are RFC 9457 problem details (`application/problem+json`); `type` names the problem,
