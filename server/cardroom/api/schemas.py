@@ -304,6 +304,18 @@ class ActionResultSchema(Schema):
     view = fields.Nested(ViewSchema, metadata=_doc("Your view after the action."))
 
 
+class ClusterHealthSchema(Schema):
+    state = fields.String(
+        required=True,
+        metadata=_doc("`ok` when every primary answers and reports `cluster_state:ok`."),
+    )
+    primaries = fields.Integer(required=True, metadata=_doc("Primaries the server knows."))
+    reachable = fields.Integer(required=True, metadata=_doc("Primaries that answered."))
+
+
 class HealthSchema(Schema):
     status = fields.String(required=True, metadata=_doc("`ok` or `unavailable`."))
     redis = fields.String(metadata=_doc("`ok` or the error."))
+    cluster = fields.Nested(
+        ClusterHealthSchema, metadata=_doc("On a Redis Cluster only: what its primaries say.")
+    )

@@ -13,6 +13,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from cardroom.api.problems import PROBLEM_TYPES, problem
 from cardroom.api.schemas import HealthSchema
+from cardroom.store.connection import CLUSTER_ERRORS, cluster_health, is_cluster
 
 blp = Blueprint("system", __name__, description="Health and problem types.")
 
@@ -28,15 +29,25 @@ def swagger_asset(filename: str) -> Any:
 @blp.route("/healthz")
 class Health(MethodView):
     @blp.response(200, HealthSchema)
-    @blp.alt_response(503, schema=HealthSchema, description="Redis cannot be reached.")
+    @blp.alt_response(
+        503, schema=HealthSchema, description="Redis cannot be reached, or its cluster is not ok."
+    )
     def get(self) -> Any:
-        """200 once the server can serve: Redis answers."""
+        """200 once the server can serve: Redis answers (on a Redis Cluster: every primary
+        answers and reports `cluster_state:ok`)."""
+        store = current_app.extensions["cardroom.tables"].store
         try:
-            current_app.extensions["cardroom.tables"].store.ping()
-        except redis.exceptions.RedisError as error:
+            if not is_cluster(store.client):
+                store.ping()
+                return {"status": "ok", "redis": "ok"}
+            cluster = cluster_health(store.client)
+        except (redis.exceptions.RedisError, *CLUSTER_ERRORS) as error:
             body = {"status": "unavailable", "redis": error.__class__.__name__}
             return body, 503, {"Retry-After": "2"}
-        return {"status": "ok", "redis": "ok"}
+        if cluster["state"] != "ok":
+            body = {"status": "unavailable", "redis": f"cluster {cluster['state']}"}
+            return {**body, "cluster": cluster}, 503, {"Retry-After": "2"}
+        return {"status": "ok", "redis": "ok", "cluster": cluster}
 
 
 @blp.route("/problems/<slug>")
