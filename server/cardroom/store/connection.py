@@ -233,7 +233,8 @@ def is_cluster(client: Any) -> bool:
 def cluster_health(client: DeferredCluster | RedisCluster) -> dict[str, Any]:
     """``cluster_state`` (CLUSTER INFO) as every primary reports it, and how many answer.
 
-    ``state`` is ``ok`` only when every primary answers and says ``ok``. A primary that does
+    ``state`` is ``ok`` when every primary answers and says ``ok``; ``fail`` when one says
+    ``fail``; ``degraded`` when one does not answer and the others say ``ok``. A primary that does
     not answer makes the client read the slot map again (a replica may have taken over), so
     the next check sees the cluster as it is now.
     """
@@ -248,12 +249,14 @@ def cluster_health(client: DeferredCluster | RedisCluster) -> dict[str, Any]:
         states.append(str(info.get("cluster_state", "unknown")))
     if len(states) < len(primaries):
         real.nodes_manager.initialize()
-    if len(states) == len(primaries) and set(states) == {"ok"}:
-        state = "ok"
-    elif "fail" in states:
+    if "fail" in states:
         state = "fail"
+    elif len(states) < len(primaries):
+        state = "degraded"  # a primary does not answer; the others still say ok
+    elif set(states) == {"ok"}:
+        state = "ok"
     else:
-        state = states[0] if states and len(set(states)) == 1 else "degraded"
+        state = "unknown"
     return {"state": state, "primaries": len(primaries), "reachable": len(states)}
 
 

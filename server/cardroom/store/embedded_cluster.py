@@ -3,10 +3,9 @@
 
 For the tests, the benchmark and trying cardroom on a cluster by hand: N masters on free
 ports of 127.0.0.1, each with its data in its own folder, the 16384 slots split in equal
-ranges (as ``redis-cli --cluster create`` splits them), joined with ``CLUSTER MEET``. A master
-may be given a replica (``add_replica``), and a slot may be moved between masters while
-clients play (``move_slot``: the ``SETSLOT``/``MIGRATE`` resharding that ``redis-cli
---cluster reshard`` does).
+ranges (as ``redis-cli --cluster create`` splits them), joined with ``CLUSTER MEET``. A slot
+may be moved between masters while clients play (``move_slot``: the ``SETSLOT``/``MIGRATE``
+resharding that ``redis-cli --cluster reshard`` does).
 """
 
 from __future__ import annotations
@@ -66,9 +65,12 @@ class EmbeddedCluster:
         masters: int = 3,
         node_timeout_ms: int = 2000,
         appendonly: bool = False,
+        ports: list[int] | None = None,
     ):
         self.data_dir = Path(data_dir).resolve()
         self.masters = masters
+        # Chosen up front (free now, with free bus ports), so a URL can be given out early.
+        self.ports = ports or [free_cluster_port() for _ in range(masters)]
         self.node_timeout_ms = node_timeout_ms
         self.appendonly = appendonly
         self.nodes: list[ClusterNode] = []
@@ -76,15 +78,14 @@ class EmbeddedCluster:
     @property
     def url(self) -> str:
         """A ``redis+cluster://`` URL naming every master (any one would do)."""
-        hosts = ",".join(f"127.0.0.1:{node.port}" for node in self.nodes[: self.masters])
-        return f"redis+cluster://{hosts}"
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{port}" for port in self.ports)
 
     @property
     def primaries(self) -> list[ClusterNode]:
         return self.nodes[: self.masters]
 
-    def _start_node(self) -> ClusterNode:
-        port = free_cluster_port()
+    def _start_node(self, port: int | None = None) -> ClusterNode:
+        port = port or free_cluster_port()
         folder = self.data_dir / str(port)
         folder.mkdir(parents=True, exist_ok=True)
         command = [
@@ -128,28 +129,31 @@ class EmbeddedCluster:
     def start(self, timeout: float = 30.0) -> EmbeddedCluster:
         deadline = time.monotonic() + timeout
         try:
-            for _ in range(self.masters):
-                self._start_node()
+            for port in self.ports:
+                self._start_node(port)
             for node in self.nodes:
                 self._wait_answers(node, deadline)
             share = SLOTS // self.masters
-            for index, node in enumerate(self.nodes):
+            for index, node in enumerate(self.nodes):  # before any node knows another
                 first = index * share
                 last = SLOTS - 1 if index == self.masters - 1 else first + share - 1
-                client = node.client()
-                try:
-                    client.execute_command("CLUSTER SET-CONFIG-EPOCH", index + 1)
-                    client.execute_command("CLUSTER ADDSLOTS", *range(first, last + 1))
-                    for other in self.nodes:
-                        if other is not node:
-                            client.execute_command("CLUSTER MEET", "127.0.0.1", other.port)
-                finally:
-                    client.close()
+                self._command(node, "CLUSTER SET-CONFIG-EPOCH", index + 1)
+                self._command(node, "CLUSTER ADDSLOTS", *range(first, last + 1))
+            for other in self.nodes[1:]:
+                self._command(self.nodes[0], "CLUSTER MEET", "127.0.0.1", other.port)
             self.wait_ok(deadline - time.monotonic())
         except BaseException:
             self.stop()
             raise
         return self
+
+    @staticmethod
+    def _command(node: ClusterNode, *args: object) -> object:
+        client = node.client()
+        try:
+            return client.execute_command(*args)
+        finally:
+            client.close()
 
     def wait_ok(self, timeout: float = 30.0) -> None:
         """Until every node says ``cluster_state:ok`` and knows every other node."""
