@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import redis
 
 from cardroom.store import buckets
@@ -40,3 +43,11 @@ def page_all(client, query: str, limit: int) -> list[str]:
         if cursor is None:
             return seen
     raise AssertionError("the listing never ended")
+
+
+# The exactly-once check of the hardening tests (replay every game from its seed with the
+# acknowledged actions), from their folder rather than copied.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hardening"))
+from hardening_kit import Accepted, replay_matches  # noqa: E402
+
+__all__ = ["Accepted", "master_port_of", "page_all", "replay_matches", "stored_index"]

@@ -15,6 +15,7 @@ import random
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -191,13 +192,23 @@ class EmbeddedCluster:
                 return next(node for node in self.nodes if node.port == port)
         raise LookupError(f"no node serves slot {slot}")
 
-    def move_slot(self, slot: int, target: ClusterNode, batch: int = 10) -> int:
+    def move_slot(
+        self,
+        slot: int,
+        target: ClusterNode,
+        batch: int = 10,
+        pause: float = 0.0,
+        on_open: Callable[[], object] | None = None,
+    ) -> int:
         """Move ``slot`` and its keys to ``target`` (a master), as ``redis-cli --cluster
         reshard`` does: IMPORTING on the target, MIGRATING on the source, MIGRATE the keys a
         few at a time, then SETSLOT NODE everywhere. Returns the number of keys moved.
 
         Clients keep working meanwhile: the source answers ASK for a key it no longer holds,
-        and a command on several keys of which some have moved gets TRYAGAIN.
+        and a command on several keys of which some have moved gets TRYAGAIN. ``pause``
+        seconds between batches make the move last, for a test to play through it;
+        ``on_open`` is called once the slot is open (importing and migrating), before the
+        first key moves.
         """
         source = self.node_of_slot(slot)
         if source is target:
@@ -207,11 +218,14 @@ class EmbeddedCluster:
         try:
             dst.execute_command("CLUSTER SETSLOT", slot, "IMPORTING", source.node_id)
             src.execute_command("CLUSTER SETSLOT", slot, "MIGRATING", target.node_id)
+            if on_open is not None:
+                on_open()
             while keys := src.execute_command("CLUSTER GETKEYSINSLOT", slot, batch):
                 src.execute_command(
                     "MIGRATE", "127.0.0.1", target.port, "", 0, 10000, "KEYS", *keys
                 )
                 moved += len(keys)
+                time.sleep(pause)
             others = [node for node in self.nodes if node not in (target, source)]
             for node in [target, source, *others]:
                 client = node.client()
