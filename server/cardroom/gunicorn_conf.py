@@ -6,6 +6,7 @@ Every value can be changed through the environment (see docs/operations.md).
 
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -76,14 +77,16 @@ def on_starting(server):
 
 def _check_redis_url():
     """A REDIS_URL that cannot work stops the server at start, with one line, rather than
-    failing every worker's boot (or, before, every request)."""
-    from cardroom.store.connection import RedisURLError, parse_redis_url
-
+    failing every worker's boot (or, before, every request). Checked in a child process:
+    the master must not import redis-py (and ssl) before gevent patches the workers."""
     if os.environ.get("REDIS_URL"):
-        try:
-            parse_redis_url(os.environ["REDIS_URL"])
-        except RedisURLError as error:
-            sys.exit(f"cardroom: {error}")
+        checked = subprocess.run(
+            [sys.executable, "-c", "from cardroom.store.connection import main; main()"],
+            check=False,
+            timeout=60,
+        )
+        if checked.returncode != 0:
+            sys.exit(checked.returncode)
 
 
 def child_exit(server, worker):

@@ -19,7 +19,9 @@ single Redis that is down), and connects on the first request that finds one.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -278,3 +280,12 @@ def limits_storage(
         retry=no_retries(),
     )
     return f"redis+cluster://{quote(hosts, safe=':,[]')}", options
+
+
+def main() -> None:
+    """Check REDIS_URL (read from the environment, so a password never shows in a process
+    list): one line on stderr and exit status 1 if it cannot work."""
+    try:
+        parse_redis_url(os.environ.get("REDIS_URL", ""))
+    except RedisURLError as error:
+        sys.exit(f"cardroom: {error}")
