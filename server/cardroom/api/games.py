@@ -159,8 +159,9 @@ class Games(MethodView):
         scanned = 0
         more: bool | None = None  # None: not known yet
         while len(found) < limit and scanned < LIST_SCAN_LIMIT:
-            # The first read asks for what the page needs; a filter may need more.
-            size = min(limit if scanned == 0 else LIST_BATCH, LIST_SCAN_LIMIT - scanned)
+            # The first read asks for what the page needs and one more (whether a next page
+            # exists, without another read of every bucket); a filter may need more.
+            size = min(limit + 1 if scanned == 0 else LIST_BATCH, LIST_SCAN_LIMIT - scanned)
             batch = store.list_index(before, size)
             records = store.load_many([entry.game_id for entry in batch])
             consumed = 0
