@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections import Counter
 
 import pytest
@@ -114,12 +115,21 @@ def test_a_server_started_before_its_cluster_answers_503_then_serves(tmp_path):
         game_id, tokens = new_table(client, "mr-toast", 2)
         assert len(tokens) == 2
         assert client.get("/v1/games?limit=1").get_json()["games"][0]["id"] == game_id
-        # A primary goes away: health says so at once.
+        # A primary goes away: health says so at once, and stays 200 while the others can
+        # serve their games; once they mark the cluster failed (a master without a replica,
+        # cluster-require-full-coverage yes), 503.
         cluster.nodes[2].process.kill()
         cluster.nodes[2].process.wait()
         health = client.get("/healthz")
+        assert health.status_code == 200
+        assert health.get_json()["status"] == "degraded"
+        assert health.get_json()["cluster"] == {"state": "degraded", "primaries": 3, "reachable": 2}
+        deadline = time.monotonic() + 20
+        while client.get("/healthz").status_code == 200 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        health = client.get("/healthz")
         assert health.status_code == 503
-        assert health.get_json()["cluster"]["reachable"] == 2
+        assert health.get_json()["cluster"]["state"] == "fail"
 
 
 @pytest.mark.parametrize(

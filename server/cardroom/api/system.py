@@ -30,11 +30,12 @@ def swagger_asset(filename: str) -> Any:
 class Health(MethodView):
     @blp.response(200, HealthSchema)
     @blp.alt_response(
-        503, schema=HealthSchema, description="Redis cannot be reached, or its cluster is not ok."
+        503, schema=HealthSchema, description="Redis cannot be reached, or its cluster is down."
     )
     def get(self) -> Any:
-        """200 once the server can serve: Redis answers (on a Redis Cluster: every primary
-        answers and reports `cluster_state:ok`)."""
+        """200 once the server can serve: Redis answers. On a Redis Cluster, `cluster` tells
+        what its primaries say: `ok` when every one answers and reports `cluster_state:ok`;
+        `degraded` (still 200) when one does not answer and the others say ok."""
         store = current_app.extensions["cardroom.tables"].store
         try:
             if not is_cluster(store.client):
@@ -44,10 +45,13 @@ class Health(MethodView):
         except (redis.exceptions.RedisError, *CLUSTER_ERRORS) as error:
             body = {"status": "unavailable", "redis": error.__class__.__name__}
             return body, 503, {"Retry-After": "2"}
-        if cluster["state"] != "ok":
-            body = {"status": "unavailable", "redis": f"cluster {cluster['state']}"}
-            return {**body, "cluster": cluster}, 503, {"Retry-After": "2"}
-        return {"status": "ok", "redis": "ok", "cluster": cluster}
+        if cluster["state"] == "ok":
+            return {"status": "ok", "redis": "ok", "cluster": cluster}
+        if cluster["state"] == "degraded":
+            # The games on the primaries that answer can be served: stay in the balancer.
+            return {"status": "degraded", "redis": "cluster degraded", "cluster": cluster}
+        body = {"status": "unavailable", "redis": f"cluster {cluster['state']}"}
+        return {**body, "cluster": cluster}, 503, {"Retry-After": "2"}
 
 
 @blp.route("/problems/<slug>")
