@@ -10,6 +10,7 @@ import time
 from collections import Counter
 
 import pytest
+import redis
 
 from cardroom.app import create_app
 from cardroom.cli import GUNICORN_CONFIG
@@ -70,6 +71,17 @@ def test_listing_pages_exactly_over_every_bucket(client, raw, redis_backend):
     again = client.get(f"/v1/games?limit=5&cursor={first['next_cursor']}").get_json()
     assert again == second
     assert [game["id"] for game in first["games"] + second["games"]] == truth[:10]
+
+
+def test_cluster_clients_follow_redirections_but_never_send_a_command_again(cluster_app):
+    """As with one Redis: a commit whose answer was lost may have been applied."""
+    store = cluster_app.extensions["cardroom.tables"].store
+    for deferred in (store.client, store.blocking_client):
+        client = deferred.client  # built on first use
+        assert client.retry.get_retries() == 0
+        pool = client.get_redis_connection(client.get_primaries()[0]).connection_pool
+        assert isinstance(pool, redis.BlockingConnectionPool)
+        assert pool.max_connections == cluster_app.config["CARDROOM_SETTINGS"].redis_pool_size
 
 
 def test_health_reports_the_cluster(cluster_app):
