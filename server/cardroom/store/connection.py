@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -202,7 +203,7 @@ class DeferredCluster:
     Until a node answers, every use raises ``redis.exceptions.ConnectionError``.
     """
 
-    def __init__(self, build: Any):
+    def __init__(self, build: Callable[[], RedisCluster]):
         self._build = build
         self._client: RedisCluster | None = None
         self._lock = threading.Lock()
