@@ -13,7 +13,6 @@ import hashlib
 import json
 import random
 import secrets
-import string
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from cardroom.games.base import (
 )
 from cardroom.history import History
 from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone
+from cardroom.store.buckets import new_game_id
 from cardroom.store.games import Loaded, idempotency_key
 
 MAX_ATTEMPTS = 50
@@ -101,14 +101,6 @@ class ActionOutcome:
 Clock = Callable[[], float]
 
 
-GAME_ID_ALPHABET = string.ascii_letters + string.digits
-
-
-def new_game_id() -> str:
-    """12 letters and digits (71 bits): safe in URLs and on command lines (no leading '-')."""
-    return "".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(12))
-
-
 def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> str:
     """The ETag of ``seat``'s view: it changes whenever the game is written."""
     basis = f"{record.id}:{record.rev if rev is None else rev}:{'-' if seat is None else seat}"
@@ -170,7 +162,7 @@ class Tables:
             seed = secrets.randbelow(2**53)
         now = self.clock()
         record = GameRecord(
-            id=new_game_id(),
+            id=new_game_id(),  # in a random bucket: cardroom.store.buckets
             game_type=game_type,
             players=players,
             options=full_options,
@@ -184,7 +176,7 @@ class Tables:
         steps.begin(record)
         if record.status == "active":
             self._run_bots(record, game, steps.time_for(record, now))
-        self.store.commit(record, create=True)
+        self.store.create(record)
         return record
 
     def join(self, game_id: str, name: str, seat: int | None) -> tuple[GameRecord, int, str]:

@@ -212,7 +212,8 @@ def register(app: Flask) -> None:
         app.register_error_handler(kind, answer_domain_error)
 
     @app.errorhandler(redis.exceptions.RedisError)
-    def storage_down(error: redis.exceptions.RedisError) -> Response:
+    @app.errorhandler(redis.exceptions.RedisClusterException)  # no reachable node, …
+    def storage_down(error: Exception) -> Response:
         log.warning("redis error: %s", error.__class__.__name__)
         count_redis_error(error)
         return problem(

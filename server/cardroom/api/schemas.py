@@ -256,6 +256,24 @@ class EventStreamQuerySchema(Schema):
     )
 
 
+class ClusterHealthSchema(Schema):
+    state = fields.String(
+        required=True,
+        metadata=_doc(
+            "`ok` when every primary answers and reports `cluster_state:ok`; `degraded` when"
+            " one does not answer; `fail` when one reports the cluster down."
+        ),
+    )
+    primaries = fields.Integer(required=True, metadata=_doc("Primaries the server knows."))
+    reachable = fields.Integer(required=True, metadata=_doc("Primaries that answered."))
+
+
 class HealthSchema(Schema):
-    status = fields.String(required=True, metadata=_doc("`ok` or `unavailable`."))
+    status = fields.String(
+        required=True,
+        metadata=_doc("`ok`, `unavailable`, or `degraded`: a cluster serves only some games."),
+    )
     redis = fields.String(metadata=_doc("`ok` or the error."))
+    cluster = fields.Nested(
+        ClusterHealthSchema, metadata=_doc("On a Redis Cluster only: what its primaries say.")
+    )

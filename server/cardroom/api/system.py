@@ -15,6 +15,7 @@ from flask_smorest import Blueprint
 from cardroom.api.apidoc import operation
 from cardroom.api.problems import PROBLEM_TYPES, problem
 from cardroom.api.schemas import HealthSchema
+from cardroom.store.connection import CLUSTER_ERRORS, cluster_health, is_cluster
 
 blp = Blueprint("system", __name__, description="Health and problem types.")
 
@@ -35,18 +36,30 @@ class Health(MethodView):
     @blp.alt_response(
         503,
         schema=HealthSchema,
-        description="Redis cannot be reached; retry after Retry-After.",
+        description="Redis cannot be reached, or its cluster is down; retry after Retry-After.",
         headers={"Retry-After": {"$ref": "#/components/headers/Retry-After"}},
     )
     @operation(operation_id="getHealth")
     def get(self) -> Any:
-        """200 once the server can serve: Redis answers."""
+        """200 once the server can serve: Redis answers. On a Redis Cluster, `cluster` tells
+        what its primaries say: `ok` when every one answers and reports `cluster_state:ok`;
+        `degraded` (still 200) when one does not answer and the others say ok."""
+        store = current_app.extensions["cardroom.tables"].store
         try:
-            current_app.extensions["cardroom.tables"].store.ping()
-        except redis.exceptions.RedisError as error:
+            if not is_cluster(store.client):
+                store.ping()
+                return {"status": "ok", "redis": "ok"}
+            cluster = cluster_health(store.client)
+        except (redis.exceptions.RedisError, *CLUSTER_ERRORS) as error:
             body = {"status": "unavailable", "redis": error.__class__.__name__}
             return body, 503, {"Retry-After": "2"}
-        return {"status": "ok", "redis": "ok"}
+        if cluster["state"] == "ok":
+            return {"status": "ok", "redis": "ok", "cluster": cluster}
+        if cluster["state"] == "degraded":
+            # The games on the primaries that answer can be served: stay in the balancer.
+            return {"status": "degraded", "redis": "cluster degraded", "cluster": cluster}
+        body = {"status": "unavailable", "redis": f"cluster {cluster['state']}"}
+        return {**body, "cluster": cluster}, 503, {"Retry-After": "2"}
 
 
 @blp.route("/problems/<slug>")
