@@ -19,7 +19,7 @@ from bench import scenarios, servers
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "bench" / "results" / "latest.json"
-SCENARIOS = ("engine", "floor", "action", "view", "storage", "growth")
+SCENARIOS = ("engine", "floor", "action", "view", "storage", "growth", "scale")
 NOISY_OTHER_CPU = 0.10  # other work on the machine above this share makes figures noisy
 
 
@@ -88,7 +88,7 @@ def run(ctx: scenarios.Context, chosen: set[str], results: dict[str, Any]) -> No
     if "engine" in chosen:
         log("engine: in-process, no HTTP, no Redis")
         results["engine"] = scenarios.engine(ctx)
-    if chosen & {"floor", "storage", "action", "view", "growth"}:
+    if chosen & {"floor", "storage", "action", "view", "growth", "scale"}:
         results["record"] = scenarios.record_sizes(ctx)
         log(f"record sizes: {results['record']}")
     if "storage" in chosen:
@@ -108,6 +108,9 @@ def run(ctx: scenarios.Context, chosen: set[str], results: dict[str, Any]) -> No
             results["growth"] = scenarios.growth(ctx, server)
         finally:
             server.stop()
+    if "scale" in chosen:
+        log("scale-out: one Redis and a three-master cluster, one instance and two (random)")
+        results["scale"] = scenarios.scale_out(ctx, results["record"]["floor_blob_file"])
     text = ctx.server_log.read_text(errors="replace") if ctx.server_log.exists() else ""
     # The server logs a line per request (production default); keep what is not routine.
     unusual = [line for line in text.splitlines() if line.strip() and '"level":"info"' not in line]
@@ -450,6 +453,9 @@ def render(report: dict[str, Any]) -> str:
             f" (rps of the windows: {growth_windows})."
         )
         out.append("")
+    if "scale" in results:
+        out.append(render_scale(results["scale"]))
+        out.append("")
     if results.get("server_log_unusual"):
         out.append(
             f"server log: {len(results['server_log_unusual'])} unusual lines (see the JSON file)"
@@ -486,6 +492,54 @@ def render(report: dict[str, Any]) -> str:
         " steadier than rps when other work shares the machine; the verdict uses rps."
     )
     return "\n".join(out)
+
+
+def render_scale(scale: dict[str, Any]) -> str:
+    floor = scale["floor"]
+    rows = [
+        [
+            f"{data['store']} Redis" if data["store"] == "single" else "cluster (3 masters)",
+            f"{data['instances']} ({data['routing']})",
+            f"{data['rps']:,.0f}",
+            f"{data['ratio']:.2f}",
+            f"{data['server_us']:,.0f}",
+            f"{data['redis_us']:,.0f}",
+            f"{data['p50_ms']:.1f}",
+            f"{data['p99_ms']:.1f}",
+            str(sum(n for status, n in data["statuses"].items() if not status.startswith("2"))),
+        ]
+        for data in scale["loads"].values()
+    ]
+    table = _table(
+        [
+            "scale-out: action mr-toast 4p",
+            "instances",
+            "rps",
+            "/ floor",
+            "server µs/action",
+            "redis µs/action",
+            "p50 ms",
+            "p99 ms",
+            "non-2xx",
+        ],
+        rows,
+    )
+    noisy = any(
+        data["cpu"].get("other", 0) > NOISY_OTHER_CPU for data in [floor, *scale["loads"].values()]
+    )
+    warning = (
+        f"\nWARNING: other work used more than {NOISY_OTHER_CPU:.0%} of the machine during a"
+        " load: those figures are noisy; run again on a quiet machine."
+        if noisy
+        else ""
+    )
+    return (
+        f"{table}{warning}\n/ floor: the load's rps over the floor's"
+        f" ({floor['rps']:,.0f} rps, one Redis, same rounds)."
+        " server µs/action: CPU of every instance's gunicorn per answered action;"
+        " redis µs/action: of every Redis process (all three masters for the cluster). All"
+        " processes share this machine's cores: on one machine a cluster adds CPU, not cores."
+    )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,10 @@ Two kinds of work:
   first non-2xx answer), then takes the next one. The measured window closes when the first
   connection runs out of streams, so the figures are always taken at full concurrency.
 - ``pool``: independent requests, each drawn at random (views of random seats).
+
+Given several ports (several API instances), every request goes to one drawn at random, as
+a load balancer without sticky sessions sends them: each connection keeps one keep-alive
+socket per instance and sends each request on the socket of the instance drawn.
 """
 
 from __future__ import annotations
@@ -83,11 +87,29 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 
 class _Conn:
-    __slots__ = ("buf", "failed", "head", "port", "sent_at", "sock", "stream", "where")
+    __slots__ = (
+        "buf",
+        "failed",
+        "head",
+        "idle",
+        "port",
+        "request",
+        "reused",
+        "sent_at",
+        "sock",
+        "stream",
+        "where",
+    )
 
     def __init__(self, port: int):
         self.port = port
         self.sock: socket.socket | None = None
+        # With several instances: the kept-alive sockets not in use, by port; the request in
+        # flight (sent again on a fresh socket if a kept one turns out closed) and whether
+        # its socket was a kept one.
+        self.idle: dict[int, socket.socket] = {}
+        self.request = b""
+        self.reused = False
         self.buf = bytearray()
         # status, body start, chunked, content length, connection: close
         self.head: tuple[int, int, bool, int, bool] | None = None
@@ -97,6 +119,7 @@ class _Conn:
         self.failed = False
 
     def connect(self) -> socket.socket:
+        """A new socket to ``self.port``; it becomes ``self.sock``."""
         sock = socket.create_connection(("127.0.0.1", self.port))
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock = sock
@@ -157,7 +180,7 @@ class _Conn:
 
 def _worker(
     conn_count: int,
-    port: int,
+    ports: list[int],
     stream_ids: list[int],
     streams: list[list[bytes]] | None,
     pool: list[bytes] | None,
@@ -178,7 +201,8 @@ def _worker(
     exhausted_at = 0.0
     cpu_warm: float | None = None
     sel = selectors.DefaultSelector()
-    conns = [_Conn(port) for _ in range(conn_count)]
+    conns = [_Conn(ports[0]) for _ in range(conn_count)]
+    spread = len(ports) > 1
 
     def next_request(conn: _Conn) -> bytes | None:
         nonlocal exhausted_at
@@ -207,6 +231,16 @@ def _worker(
         if request is None:
             return False
         conn.sent_at = time.monotonic()
+        if spread:  # a random instance: its kept socket, or a new one
+            conn.port = rng.choice(ports)
+            kept = conn.idle.pop(conn.port, None)
+            conn.reused = kept is not None
+            if kept is None:
+                conn.connect()
+            else:
+                conn.sock = kept
+            conn.request = request
+            sel.register(conn.sock, selectors.EVENT_READ, conn)
         assert conn.sock is not None
         conn.sock.sendall(request)
         return True
@@ -215,7 +249,8 @@ def _worker(
         time.sleep(0.001)
     active = 0
     for conn in conns:
-        sel.register(conn.connect(), selectors.EVENT_READ, conn)
+        if not spread:
+            sel.register(conn.connect(), selectors.EVENT_READ, conn)
         if send(conn):
             active += 1
     while active:
@@ -237,6 +272,14 @@ def _worker(
                 if answer is None:
                     continue
                 status, body, close = answer
+            elif spread and conn.reused and not conn.buf:
+                # A kept socket the server had closed meanwhile: send again on a new one.
+                sel.unregister(conn.sock)
+                conn.sock.close()
+                conn.reused = False
+                sel.register(conn.connect(), selectors.EVENT_READ, conn)
+                conn.sock.sendall(conn.request)
+                continue
             else:
                 status, body, close = 0, b"connection closed before the answer", True
             now = time.monotonic()
@@ -255,21 +298,30 @@ def _worker(
                         errors.append(f"{status} {body[:300]!r}")
             elif not 200 <= status < 300 and status != 304 and len(errors) < 20:
                 errors.append(f"{status} {body[:300]!r}")
-            if close:
+            if spread:  # park the socket until its instance is drawn again
+                sel.unregister(conn.sock)
+                if close:
+                    conn.sock.close()
+                else:
+                    conn.idle[conn.port] = conn.sock
+                conn.sock = None
+            elif close:
                 sel.unregister(conn.sock)
                 conn.sock.close()
                 sel.register(conn.connect(), selectors.EVENT_READ, conn)
             if not send(conn):
                 # Out of work: close, or the server's keep-alive timeout would later look
                 # like an answer on this socket.
-                sel.unregister(conn.sock)
-                conn.sock.close()
-                conn.sock = None
+                if conn.sock is not None:
+                    sel.unregister(conn.sock)
+                    conn.sock.close()
+                    conn.sock = None
                 active -= 1
     cpu_end = sum(os.times()[:2])
     for conn in conns:
-        if conn.sock is not None:
-            conn.sock.close()
+        for sock in [conn.sock, *conn.idle.values()]:
+            if sock is not None:
+                sock.close()
     out.send(
         {
             "done_at": done_at,
@@ -287,7 +339,7 @@ def _worker(
 
 def run(
     name: str,
-    port: int,
+    port: int | list[int],
     *,
     streams: list[list[bytes]] | None = None,
     pool: list[bytes] | None = None,
@@ -297,9 +349,15 @@ def run(
     warmup: float = 1.0,
     cpu_roots: dict[str, int] | None = None,
 ) -> LoadResult:
-    """Run one closed-loop load and summarise the measured window."""
+    """Run one closed-loop load and summarise the measured window.
+
+    ``port``: the server's, or several servers' (each request to one drawn at random).
+    ``cpu_roots``: process trees whose CPU is measured, by name; ``server#2``, ``redis#3``…
+    are added to ``server`` and ``redis``.
+    """
     from bench.servers import CpuMeter
 
+    ports = port if isinstance(port, list) else [port]
     assert (streams is None) != (pool is None)
     ctx = multiprocessing.get_context("fork")
     processes = max(1, min(processes, connections))
@@ -313,7 +371,7 @@ def run(
         receive, send = ctx.Pipe(duplex=False)
         process = ctx.Process(
             target=_worker,
-            args=(share, port, ids, streams, pool, times, exhausted_flag, index + 1, send),
+            args=(share, ports, ids, streams, pool, times, exhausted_flag, index + 1, send),
             daemon=True,
         )
         process.start()
@@ -326,7 +384,9 @@ def run(
     cpu_started = time.monotonic()
     while time.monotonic() < times[2] and not exhausted_flag.value:
         time.sleep(0.01)
-    server_cpu = meter.stop()
+    server_cpu: Counter[str] = Counter()
+    for key, used in meter.stop().items():
+        server_cpu[key.split("#")[0]] += used
     cpu_wall = time.monotonic() - cpu_started
     parts = []
     for process, receive in workers:

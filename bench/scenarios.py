@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import secrets
 import time
 import zlib
 from dataclasses import dataclass
@@ -18,7 +17,8 @@ from bench import loadgen, plans, servers
 from cardroom.bots import next_bot_seat
 from cardroom.games import get_game
 from cardroom.steps import Replay
-from cardroom.store.games import INDEX_KEY, GameRecord, game_key
+from cardroom.store import buckets
+from cardroom.store.games import GameRecord, game_key, index_key
 
 FLOOR_APP = "bench.floor_app:create_app()"
 FLOOR_KEYS = 1000
@@ -69,9 +69,11 @@ class Context:
         self.next_seed = 1
         self.server_env = server_env or {}
 
-    def start_server(self, app: str | None = None, **env: str) -> servers.Server:
+    def start_server(
+        self, app: str | None = None, redis_url: str | None = None, **env: str
+    ) -> servers.Server:
         return servers.start_gunicorn(
-            self.redis_url, app, self.server_log, **{**self.server_env, **env}
+            redis_url or self.redis_url, app, self.server_log, **{**self.server_env, **env}
         )
 
     def seeds(self, count: int) -> int:
@@ -290,6 +292,89 @@ def _median_window(results: list[loadgen.LoadResult]) -> dict[str, Any]:
     return data
 
 
+# --- scale-out: a Redis Cluster, several instances ------------------------------------------
+
+# (store, instances): one instance keeps each game's connection on one worker (kept games
+# are current); two instances get every request at random (kept games mostly are not).
+SCALE_LOADS = (("single", 1), ("single", 2), ("cluster", 1), ("cluster", 2))
+
+
+def scale_out(ctx: Context, blob_file: str) -> dict[str, Any]:
+    """Mr Toast 4p actions on one Redis and on a three-master cluster, through one instance
+    (a game's actions on one keep-alive connection, as the action load plays them) and
+    through two instances with each request sent to one at random (no sticky sessions).
+
+    Measured in ``mode.rounds`` interleaved rounds with the floor (on the single Redis), each
+    round playing the same games (same seeds and actions, new ids) in all four ways; each
+    row is the median window. The ratio is rps over the floor's rps of the same run.
+    """
+    mode = ctx.mode
+    cluster = servers.start_cluster(ctx.scratch / "cluster")
+    started: list[servers.Server] = []
+    windows: dict[str, list[loadgen.LoadResult]] = {}
+    try:
+        floor = ctx.start_server(FLOOR_APP, BENCH_BLOB_FILE=blob_file)
+        started.append(floor)
+        floor_pool = _floor_pool(ctx, floor, Path(blob_file).read_bytes())
+        urls = {"single": ctx.redis_url, "cluster": cluster.url}
+        instances: dict[str, list[servers.Server]] = {}
+        for store, url in urls.items():
+            instances[store] = [ctx.start_server(redis_url=url) for _ in range(2)]
+            started += instances[store]
+        assert ctx.redis_server.process is not None
+        redis_roots = {
+            "single": {"redis": ctx.redis_server.process.pid},
+            "cluster": {f"redis#{i}": node.process.pid for i, node in enumerate(cluster.nodes)},
+        }
+        per_window = max(1, mode.action_games // mode.rounds // 2)
+        game_plans = plans.make_plans(
+            "mr-toast", 4, per_window * mode.rounds, ctx.seeds(per_window * mode.rounds)
+        )
+        for round_no in range(mode.rounds):
+            result = ctx.load("floor", floor, pool=floor_pool)
+            ctx.log(f"scale round {round_no + 1}/{mode.rounds} " + _line(result))
+            windows.setdefault("floor", []).append(result)
+            chunk = game_plans[round_no * per_window : (round_no + 1) * per_window]
+            for store, count in SCALE_LOADS:
+                group = instances[store][:count]
+                games = plans.seat_all(urls[store], chunk)
+                roots = {
+                    ("server" if index == 0 else f"server#{index}"): server.pid
+                    for index, server in enumerate(group)
+                }
+                result = loadgen.run(
+                    f"action mr-toast, {store}, {count} instance(s)",
+                    [server.port for server in group],
+                    streams=plans.action_streams(games, group[0].port),
+                    connections=mode.connections,
+                    processes=mode.processes,
+                    duration=mode.duration,
+                    warmup=mode.warmup,
+                    cpu_roots={**roots, **redis_roots[store]},
+                )
+                ctx.log(f"scale round {round_no + 1}/{mode.rounds} " + _line(result))
+                windows.setdefault(f"{store}-{count}", []).append(result)
+    finally:
+        for server in started:
+            server.stop()
+        cluster.stop()
+        ctx.client.delete(*[f"bench:floor:k{index}" for index in range(FLOOR_KEYS)])
+    out: dict[str, Any] = {"floor": _median_window(windows["floor"]), "loads": {}}
+    floor_rps = out["floor"]["rps"]
+    for store, count in SCALE_LOADS:
+        data = _median_window(windows[f"{store}-{count}"])
+        data.update(
+            store=store,
+            instances=count,
+            routing="one connection per game" if count == 1 else "each request at random",
+            ratio=data["rps"] / floor_rps,
+            server_us=median_of(data["windows_server_us"]),
+            redis_us=data["cpu_us_per_request"].get("redis", 0.0),
+        )
+        out["loads"][f"{store}-{count}"] = data
+    return out
+
+
 # --- storage --------------------------------------------------------------------------------
 
 
@@ -394,9 +479,11 @@ def storage(ctx: Context) -> dict[str, Any]:
             "bytes_per_keyed_action": per_action,
             "whole_game_keyed_bytes": per_action * len(plan.steps),
         }
-    index_bytes = (ctx.client.memory_usage(INDEX_KEY, samples=0) or 0) / max(
-        1, ctx.client.zcard(INDEX_KEY)
+    index_memory = sum(
+        ctx.client.memory_usage(index_key(bucket), samples=0) or 0
+        for bucket in range(buckets.BUCKETS)
     )
+    index_bytes = index_memory / max(1, index_count(ctx.client))
     return {
         "games": rows,
         "idempotency": idem,
@@ -430,25 +517,27 @@ def fill(ctx: Context, total: int) -> dict[str, Any]:
             plans.fast_forward(tables, seated, steps)
             templates.append(ctx.client.dump(game_key(seated.id)))
     ttl_ms = tables.store.ttl_seconds * 1000
-    missing = total - ctx.client.zcard(INDEX_KEY)
+    missing = total - index_count(ctx.client)
     started = time.perf_counter()
+    first_ms = int(time.time() * 1000)
     batch = 500
     made = 0
     while made < missing:
         pipe = ctx.client.pipeline(transaction=False)
-        ids = {}
         for _ in range(min(batch, missing - made)):
-            game_id = secrets.token_urlsafe(9)
+            game_id = buckets.new_game_id()
+            bucket = buckets.bucket_of(game_id)
+            assert bucket is not None
             pipe.restore(game_key(game_id), ttl_ms, templates[made % len(templates)], replace=True)
-            ids[game_id] = time.time()
+            # a place as the create script gives it: unique, x * 64 + bucket
+            pipe.zadd(index_key(bucket), {game_id: (first_ms + made) * buckets.BUCKETS + bucket})
             made += 1
-        pipe.zadd(INDEX_KEY, ids)
         pipe.execute()
     filled = time.perf_counter() - started
     _wait_aof_rewrite(ctx.client)
     info = ctx.client.info("memory")
     return {
-        "games": ctx.client.zcard(INDEX_KEY),
+        "games": index_count(ctx.client),
         "keys": ctx.client.dbsize(),
         "used_memory_bytes": info["used_memory"],
         "fill_seconds": filled,
@@ -456,16 +545,26 @@ def fill(ctx: Context, total: int) -> dict[str, Any]:
     }
 
 
+def index_count(client: Any) -> int:
+    """Games in the listing index (every bucket)."""
+    pipe = client.pipeline(transaction=False)
+    for bucket in range(buckets.BUCKETS):
+        pipe.zcard(index_key(bucket))
+    return sum(pipe.execute())
+
+
 def unfill(ctx: Context, keep: set[str]) -> None:
     """Remove every stored game but ``keep`` (and their index entries)."""
-    ids = [member.decode() for member in ctx.client.zrange(INDEX_KEY, 0, -1)]
-    drop = [game_id for game_id in ids if game_id not in keep]
-    for start in range(0, len(drop), 1000):
-        chunk = drop[start : start + 1000]
-        pipe = ctx.client.pipeline(transaction=False)
-        pipe.unlink(*[game_key(g) for g in chunk])
-        pipe.zrem(INDEX_KEY, *chunk)
-        pipe.execute()
+    for bucket in range(buckets.BUCKETS):
+        ids = [member.decode() for member in ctx.client.zrange(index_key(bucket), 0, -1)]
+        drop = [game_id for game_id in ids if game_id not in keep]
+        for start in range(0, len(drop), 1000):
+            chunk = drop[start : start + 1000]
+            pipe = ctx.client.pipeline(transaction=False)
+            for game_id in chunk:  # one key a command: a cluster may hold them anywhere
+                pipe.unlink(game_key(game_id))
+            pipe.zrem(index_key(bucket), *chunk)
+            pipe.execute()
     _wait_aof_rewrite(ctx.client)
 
 
@@ -501,7 +600,7 @@ def growth(ctx: Context, server: servers.Server) -> dict[str, Any]:
         for _ in range(mode.growth_windows):
             if label != "large":
                 unfill(ctx, keep=set())
-            stored_now = ctx.client.zcard(INDEX_KEY) + mode.growth_games
+            stored_now = index_count(ctx.client) + mode.growth_games
             windows.append((window(f"action @ {stored_now:,} games"), stored_now))
         median = sorted(windows, key=lambda item: item[0].rps)[len(windows) // 2][0]
         out[label] = {

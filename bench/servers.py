@@ -1,4 +1,5 @@
-"""The processes a benchmark run starts: an embedded Redis and gunicorn (production config).
+"""The processes a benchmark run starts: an embedded Redis (and, for the scale-out loads, a
+Redis Cluster of the same binary) and gunicorn (production config).
 
 Also CPU accounting for process trees, from /proc (Linux), so each figure can say who used
 the machine's cores while it was measured.
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from cardroom.cli import GUNICORN_CONFIG
 from cardroom.store.embedded import EmbeddedRedis, free_port
+from cardroom.store.embedded_cluster import EmbeddedCluster
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -24,6 +26,12 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 def start_redis(data_dir: str | os.PathLike[str]) -> EmbeddedRedis:
     """The embedded Redis exactly as `cardroom serve` runs it (append-only file, everysec)."""
     return EmbeddedRedis(data_dir).start()
+
+
+def start_cluster(data_dir: str | os.PathLike[str]) -> EmbeddedCluster:
+    """Three masters of the same redis-server, each as the embedded Redis runs (append-only
+    file, fsync every second)."""
+    return EmbeddedCluster(data_dir, masters=3, appendonly=True).start()
 
 
 @dataclass

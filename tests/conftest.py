@@ -1,35 +1,80 @@
-"""Shared fixtures: a real Redis server (the embedded one) on a free port, the app, a client."""
+"""Shared fixtures: a real Redis on free ports (the embedded one, or a three-master Redis
+Cluster from the same redis-server binary), the app, a client, a gunicorn server.
+
+Every test that uses Redis runs against a single Redis. Tests in ALSO_ON_CLUSTER run against
+the cluster too: the ``redis_backend`` fixture is parametrised for them (ids ``single`` and
+``cluster``), and ``redis_server``, ``settings``, ``app``, ``client`` and ``live_server``
+follow it. Both servers, and one gunicorn per server, live for the whole session.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 
 from cardroom.app import create_app
-from cardroom.cli import GUNICORN_CONFIG
 from cardroom.config import Settings
 from cardroom.store.embedded import EmbeddedRedis, free_port
+from cardroom.store.embedded_cluster import EmbeddedCluster
+
+from gunicorns import start_gunicorn, stop_gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
+# Test files and folders (relative to the repository) whose tests run on both backends.
+ALSO_ON_CLUSTER = (
+    "tests/api/test_games_api.py",
+    "tests/api/test_deadlines.py",
+    "tests/live/",
+    "tests/hardening/test_hardening_concurrency.py",
+    "tests/cluster/",
+)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "redis_backend" not in metafunc.fixturenames:
+        return
+    where = metafunc.definition.path.relative_to(ROOT).as_posix()
+    if where.startswith(ALSO_ON_CLUSTER):
+        # None is the single Redis: the same cache key as a test that is not parametrised,
+        # so both share one server, app and gunicorn.
+        metafunc.parametrize(
+            "redis_backend", [None, "cluster"], ids=["single", "cluster"], indirect=True
+        )
 
 
 @pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+def redis_backend(request: pytest.FixtureRequest) -> str:
+    """``single`` or ``cluster``: the Redis this test's server uses."""
+    return getattr(request, "param", None) or "single"
+
+
+@pytest.fixture(scope="session")
+def single_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
     with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as server:
         yield server
 
 
 @pytest.fixture(scope="session")
-def settings(redis_server: EmbeddedRedis) -> Settings:
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedCluster]:
+    """Three masters on free ports, the slots split in equal ranges."""
+    with EmbeddedCluster(tmp_path_factory.mktemp("cluster"), masters=3) as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="session")
+def redis_server(
+    request: pytest.FixtureRequest, redis_backend: str
+) -> EmbeddedRedis | EmbeddedCluster:
+    """The Redis of this test: ``.url`` is its REDIS_URL."""
+    name = "redis_cluster" if redis_backend == "cluster" else "single_redis"
+    return request.getfixturevalue(name)
+
+
+@pytest.fixture(scope="session")
+def settings(redis_server: EmbeddedRedis | EmbeddedCluster) -> Settings:
     return Settings.from_env(redis_url=redis_server.url)
 
 
@@ -43,58 +88,26 @@ def client(app):
     return app.test_client()
 
 
-def start_gunicorn(redis_url: str, port: int, **env_extra: str) -> subprocess.Popen[bytes]:
-    """The server as the container runs it: gunicorn with the shared config."""
-    env = dict(os.environ)
-    env.update(
-        REDIS_URL=redis_url,
-        CARDROOM_BIND=f"127.0.0.1:{port}",
-        CARDROOM_WORKERS="2",
-        CARDROOM_LOG_LEVEL="warning",
-        **env_extra,
-    )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        start_new_session=True,  # its own process group, so stop_gunicorn can end the workers
-    )
-    wait_healthy(f"http://127.0.0.1:{port}", process)
-    return process
+@pytest.fixture(scope="session")
+def gunicorns() -> Iterator[dict[str, str]]:
+    """One gunicorn per Redis URL, started on first use, stopped at the end: base URLs."""
+    running: dict[str, tuple[subprocess.Popen[bytes], str]] = {}
 
+    class Servers(dict):
+        def __missing__(self, redis_url: str) -> str:
+            port = free_port()
+            running[redis_url] = (start_gunicorn(redis_url, port), f"http://127.0.0.1:{port}")
+            self[redis_url] = running[redis_url][1]
+            return self[redis_url]
 
-def wait_healthy(base_url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode}")
-        try:
-            if requests.get(f"{base_url}/healthz", timeout=1).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.1)
-    process.terminate()
-    raise RuntimeError("server did not become healthy")
+    try:
+        yield Servers()
+    finally:
+        for process, _ in running.values():
+            stop_gunicorn(process)
 
 
 @pytest.fixture(scope="session")
-def live_server(redis_server: EmbeddedRedis) -> Iterator[str]:
-    """A gunicorn server on a free port, against the test Redis; yields its base URL."""
-    port = free_port()
-    process = start_gunicorn(redis_server.url, port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop_gunicorn(process)
-
-
-def stop_gunicorn(process: subprocess.Popen[bytes]) -> None:
-    """Stop at once, workers included: open event streams would hold a graceful stop."""
-    process.send_signal(signal.SIGQUIT)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)  # any worker still serving a stream
-    if process.poll() is None:
-        process.wait()
+def live_server(redis_server: EmbeddedRedis | EmbeddedCluster, gunicorns: dict[str, str]) -> str:
+    """A gunicorn server on a free port, against the test's Redis; its base URL."""
+    return gunicorns[redis_server.url]

@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md hold: pure engines, and an API layer that knows no game."""
+"""The layers of docs/architecture.md hold: pure engines, and an API layer that knows no game."""
 
 from __future__ import annotations
 

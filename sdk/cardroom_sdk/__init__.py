@@ -2,19 +2,22 @@
 
 ::
 
-    from cardroom_sdk import Client, GreedyBot
+    from cardroom_sdk import Client, EagerBot
 
     client = Client("http://127.0.0.1:8000")
     game = client.create_game("mr-toast", 4, bots={1: "greedy", 2: "greedy", 3: "random"})
     seat = client.join(game.id, "me")
-    final = seat.play(GreedyBot())
+    final = seat.play(EagerBot())
     print(final.winners)
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from cardroom_sdk import bot as _bot
 from cardroom_sdk._version import __version__
-from cardroom_sdk.bot import Bot, FunctionBot, GreedyBot, RandomBot, load_bot, run_bot
+from cardroom_sdk.bot import Bot, EagerBot, FunctionBot, RandomBot, load_bot, run_bot
 from cardroom_sdk.client import MAX_WAIT, Client, Seat
 from cardroom_sdk.errors import (
     Busy,
@@ -56,6 +59,7 @@ __all__ = [
     "CardroomError",
     "Client",
     "Conflict",
+    "EagerBot",
     "Event",
     "EventBatch",
     "FunctionBot",
@@ -66,7 +70,6 @@ __all__ = [
     "GameOption",
     "GameSummary",
     "GameType",
-    "GreedyBot",
     "Health",
     "IllegalAction",
     "InvalidRequest",
@@ -87,3 +90,10 @@ __all__ = [
     "load_bot",
     "run_bot",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        return _bot.renamed(name)  # GreedyBot, the name before 0.2, kept for a while
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from cardroom_sdk.client import Client
     from cardroom_sdk.models import GameSummary
 
-__all__ = ["Bot", "FunctionBot", "GreedyBot", "RandomBot", "load_bot", "run_bot"]
+__all__ = ["POLICIES", "Bot", "EagerBot", "FunctionBot", "RandomBot", "load_bot", "run_bot"]
 
 Action = dict[str, Any]
 
@@ -21,16 +22,28 @@ Action = dict[str, Any]
 class Bot:
     """A policy for one seat. Subclass it and implement :meth:`choose`.
 
-    ``choose`` gets the seat's :class:`View` when the seat may act and returns one action,
-    normally one of ``view.legal_actions`` (posted exactly as listed). ``view.hand`` is the
-    seat's cards, ``view.public`` the public state. The optional hooks ``game_started`` and
-    ``game_over`` are called with the first and the final view.
+    ``choose`` gets the seat's :class:`View` whenever the game waits for the seat
+    (``view.my_turn``) and returns one action, normally one of ``view.legal_actions``
+    (posted exactly as listed). ``view.hand`` is the seat's cards, ``view.public`` the public
+    state. The optional hooks ``reconsider``, ``game_started`` and ``game_over`` are called
+    as their names say.
     """
 
     name = "bot"
 
     def choose(self, view: View) -> Action:
         raise NotImplementedError(f"{type(self).__name__} must implement choose(view)")
+
+    def reconsider(self, view: View) -> Action | None:
+        """Change an answer already given? Return a new action, or None to keep it.
+
+        Called when the game moved on (another seat answered, say) while this seat's answer
+        in a simultaneous phase may still be changed: an Exact Plays declaration before
+        everyone has declared (``view.can_act`` but not ``view.my_turn``). The default keeps
+        every answer. Two bots that always change their minds would answer each other for
+        ever: change only when it is worth it.
+        """
+        return None
 
     def game_started(self, view: View) -> None:
         """Called once, with the first view in which the seat may act (or the game ended)."""
@@ -90,11 +103,17 @@ def _cards_in(value: Any, ids: set[str]) -> int:
     return 0
 
 
-class GreedyBot(Bot):
-    """A tiny game-agnostic heuristic: prefer scoring and playing to passing and ending,
-    and among those the action that uses the most cards; ties are broken at random."""
+class EagerBot(Bot):
+    """A tiny game-agnostic heuristic: rather do something (score, play, give a chore) than
+    pass or end the turn, and among those the action that uses the most cards; ties are
+    broken at random.
 
-    name = "greedy"
+    It knows no game's rules. It is *not* the server's ``greedy`` policy (a game-specific
+    heuristic the server plays for bot seats): ask the server for that one with
+    ``create_game(..., bots={seat: "greedy"})``.
+    """
+
+    name = "eager"
 
     def __init__(self, seed: int | str | None = None):
         self.rng = random.Random(seed)
@@ -113,16 +132,28 @@ class GreedyBot(Bot):
         return max(view.legal_actions, key=worth)
 
 
+POLICIES: dict[str, type[Bot]] = {"random": RandomBot, "eager": EagerBot}
+"""The SDK's own bots, by the word ``load_bot`` and ``cardroom-bot --policy`` know them."""
+
+# Words that name a server policy, not an SDK bot: refused with a pointer to the right word.
+_SERVER_ONLY = {
+    "greedy": "'greedy' is the server's policy, played by the server for bot seats "
+    "(create the game with bots={seat: 'greedy'}); the SDK's game-agnostic heuristic, "
+    "called GreedyBot before, is 'eager'",
+}
+
+
 def load_bot(spec: str) -> Bot:
-    """``random``, ``greedy`` or ``package.module:Name`` (a Bot subclass, a factory or a
+    """``random``, ``eager`` or ``package.module:Name`` (a Bot subclass, a factory or a
     ``choose(view)`` function)."""
-    if spec == "random":
-        return RandomBot()
-    if spec == "greedy":
-        return GreedyBot()
+    if spec in POLICIES:
+        return POLICIES[spec]()
+    if spec in _SERVER_ONLY:
+        raise ValueError(_SERVER_ONLY[spec])
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
-        raise ValueError(f"unknown policy {spec!r}: use random, greedy or package.module:Class")
+        words = ", ".join(POLICIES)
+        raise ValueError(f"unknown policy {spec!r}: use {words} or package.module:Class")
     target: Any = importlib.import_module(module_name)
     for part in attribute.split("."):
         target = getattr(target, part)
@@ -153,3 +184,23 @@ def run_bot(
     handle = client.seat(game_id, seat, token) if token else client.join(game_id, name, seat)
     handle.play(bot, timeout=timeout)
     return client.game(game_id)
+
+
+def renamed(name: str, stacklevel: int = 3) -> type[Bot]:
+    """An old name of an SDK bot, with a DeprecationWarning pointing at the caller."""
+    if name != "GreedyBot":
+        raise AttributeError(name)
+    warnings.warn(
+        "cardroom_sdk.GreedyBot is now EagerBot (it is not the server's greedy policy); "
+        "the old name will be removed",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
+    return EagerBot
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        return renamed(name)  # GreedyBot, the name before 0.2, kept for a while
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

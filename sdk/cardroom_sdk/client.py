@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import email.utils
 import logging
+import random
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import requests
-from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 
 from cardroom_sdk._version import __version__
 from cardroom_sdk.errors import (
-    Busy,
     GameFinished,
+    IllegalAction,
     NotYourTurn,
     ServerUnavailable,
     StaleVersion,
@@ -32,6 +32,14 @@ from cardroom_sdk.models import (
     Joined,
     View,
 )
+from cardroom_sdk.retry import (
+    TRANSPORT_ERRORS,
+    Repeat,
+    may_retry_answer,
+    may_retry_failure,
+    retry_after,
+    retry_delay,
+)
 
 if TYPE_CHECKING:
     from cardroom_sdk.bot import Bot
@@ -42,53 +50,6 @@ log = logging.getLogger("cardroom_sdk")
 
 MAX_WAIT = 30.0
 """The longest long-poll the server holds (``wait`` ≤ 30 seconds)."""
-
-RETRY_STATUSES = frozenset({502, 503, 504})
-# No (complete) answer: the connection failed, timed out, or broke off mid-response.
-_TRANSPORT_ERRORS = (
-    requests.ConnectionError,
-    requests.Timeout,
-    requests.exceptions.ChunkedEncodingError,
-)
-_ALWAYS = "always"  # safe to repeat: reads, and actions (they carry an Idempotency-Key)
-_UNSENT = "unsent"  # not idempotent: repeat only if the request cannot have been received
-# Waiting for a timed window to close: the floor keeps a skewed clock from spinning.
-_DEADLINE_SLACK = 0.05
-_DEADLINE_FLOOR = 0.5
-
-
-def _never_sent(error: requests.RequestException) -> bool:
-    """True if the request certainly did not reach the server (the connection failed)."""
-    if isinstance(error, requests.ConnectTimeout):
-        return True
-    seen: set[int] = set()
-    stack: list[Any] = [error]
-    while stack:
-        item = stack.pop()
-        if item is None or id(item) in seen:
-            continue
-        seen.add(id(item))
-        if isinstance(item, NewConnectionError | ConnectTimeoutError):
-            return True
-        stack.extend([getattr(item, "reason", None), item.__cause__, item.__context__])
-        stack.extend(arg for arg in getattr(item, "args", ()) if isinstance(arg, BaseException))
-    return False
-
-
-def _retry_after(response: requests.Response) -> float | None:
-    """Retry-After in seconds (delta-seconds or an HTTP date), None if absent or unreadable."""
-    value = response.headers.get("Retry-After")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 def _json(response: requests.Response) -> Any:
@@ -117,11 +78,13 @@ class Client:
 
     ``timeout`` is the seconds to wait for the server (connect and read; a long-poll adds its
     ``wait``). Reads and actions are retried ``retries`` times on connection errors,
-    timeouts and 502/503/504, after ``backoff * 2**n`` seconds (at least the server's
-    Retry-After). Every action carries an ``Idempotency-Key``, so a retried action is
-    applied at most once. Creating and joining are retried only when the request cannot
-    have reached the server (the connection failed) or the server said it applied nothing
-    (409 ``busy``).
+    timeouts, 409 ``busy`` and 502/503/504, after a random wait between half and all of
+    ``backoff * 2**n`` seconds (at most ``max_backoff``; never sooner than the server's
+    Retry-After), so clients refused together do not retry in lockstep. Every action
+    carries an ``Idempotency-Key``, so a retried action is applied at most once. Creating
+    and joining are retried only when the request cannot have reached the server (the
+    connection failed) or the server said it applied nothing (409 ``busy``). See
+    :mod:`cardroom_sdk.retry`.
 
     A ``Client`` holds one ``requests.Session`` (pass your own as ``session``); use one
     client per thread. It is a context manager that closes its session.
@@ -149,6 +112,7 @@ class Client:
         self._own_session = session is None
         self.session = session if session is not None else requests.Session()
         self._sleep: Callable[[float], None] = time.sleep
+        self._random = random.Random()  # the backoff's jitter
 
     def __repr__(self) -> str:
         return f"Client({self.base_url!r})"
@@ -171,7 +135,7 @@ class Client:
         response = self._request("GET", "/healthz", expect=(200, 503))
         body = _json(response)
         if response.status_code == 503 and not isinstance(body, dict):
-            raise error_from_response(503, body, response.text, _retry_after(response))
+            raise error_from_response(503, body, response.text, retry_after(response))
         return Health.from_json(body if isinstance(body, dict) else {})
 
     def game_types(self) -> list[GameType]:
@@ -198,7 +162,9 @@ class Client:
         bot_seats = _bots(bots)
         if bot_seats:
             body["bots"] = bot_seats
-        response = self._request("POST", "/v1/games", json_body=body, retry=_UNSENT, expect=(201,))
+        response = self._request(
+            "POST", "/v1/games", json_body=body, repeat=Repeat.IF_UNSENT, expect=(201,)
+        )
         return GameSummary.from_json(_json(response) or {})
 
     def list_games(
@@ -238,7 +204,11 @@ class Client:
         if seat is not None:
             body["seat"] = seat
         response = self._request(
-            "POST", self._game_path(game_id, "join"), json_body=body, retry=_UNSENT, expect=(201,)
+            "POST",
+            self._game_path(game_id, "join"),
+            json_body=body,
+            repeat=Repeat.IF_UNSENT,
+            expect=(201,),
         )
         joined = Joined.from_json(_json(response) or {}, game_id)
         return Seat(self, joined.game_id, joined.seat, joined.token, name=name, joined=joined)
@@ -331,7 +301,7 @@ class Client:
         json_body: Any = None,
         token: str | None = None,
         headers: Mapping[str, str] | None = None,
-        retry: str = _ALWAYS,
+        repeat: Repeat = Repeat.SAFE,
         expect: tuple[int, ...] = (200,),
         read_timeout: float | None = None,
     ) -> requests.Response:
@@ -343,56 +313,60 @@ class Client:
         all_headers.update(headers or {})
         query = {key: value for key, value in (params or {}).items() if value is not None}
         timeout = (self.timeout, read_timeout if read_timeout is not None else self.timeout)
-        url = self.base_url + path
         attempt = 0
         while True:
+            last = attempt >= self.retries
             try:
                 response = self.session.request(
                     method,
-                    url,
+                    self.base_url + path,
                     params=query or None,
                     json=json_body,
                     headers=all_headers,
                     timeout=timeout,
                 )
-            except _TRANSPORT_ERRORS as error:
-                safe = retry == _ALWAYS or _never_sent(error)
-                if not safe or attempt >= self.retries:
-                    raise ServerUnavailable(
-                        f"{method} {path}: no answer from {self.base_url} "
-                        f"after {attempt + 1} attempt(s): {error}"
-                        + ("" if safe else " (not retried: the server may have received it)")
-                    ) from error
-                delay = self._delay(attempt)
-                log.warning("%s %s failed (%s); retrying in %.2fs", method, path, error, delay)
+            except TRANSPORT_ERRORS as failure:
+                if last or not may_retry_failure(failure, repeat):
+                    raise self._no_answer(method, path, attempt, failure, repeat) from failure
+                reason, delay = str(failure), self._delay(attempt, None)
             else:
-                status = response.status_code
-                if status in expect:
+                if response.status_code in expect:
                     return response
-                wait_hint = _retry_after(response)
-                body = _json(response)
-                error_ = error_from_response(status, body, response.text, wait_hint)
-                retryable = isinstance(error_, Busy) or (
-                    retry == _ALWAYS and status in RETRY_STATUSES
+                error = error_from_response(
+                    response.status_code, _json(response), response.text, retry_after(response)
                 )
-                too_long = wait_hint is not None and wait_hint > self.max_backoff
-                if not retryable or too_long or attempt >= self.retries:
-                    raise error_
-                delay = max(self._delay(attempt), wait_hint or 0.0)
-                log.warning("%s %s: %s; retrying in %.2fs", method, path, error_, delay)
+                if last or not may_retry_answer(error, repeat, self.max_backoff):
+                    raise error
+                reason, delay = str(error), self._delay(attempt, error.retry_after)
+            log.warning("%s %s: %s; retrying in %.2fs", method, path, reason, delay)
             self._sleep(delay)
             attempt += 1
 
-    def _delay(self, attempt: int) -> float:
-        """Exponential backoff: ``backoff * 2**n`` seconds, at most ``max_backoff``."""
-        return min(self.backoff * (2**attempt), self.max_backoff)
+    def _delay(self, attempt: int, server_asks: float | None) -> float:
+        return retry_delay(attempt, server_asks, self.backoff, self.max_backoff, self._random)
+
+    def _no_answer(
+        self,
+        method: str,
+        path: str,
+        attempt: int,
+        failure: requests.RequestException,
+        repeat: Repeat,
+    ) -> ServerUnavailable:
+        unsafe = repeat is not Repeat.SAFE and not may_retry_failure(failure, repeat)
+        return ServerUnavailable(
+            f"{method} {path}: no answer from {self.base_url} "
+            f"after {attempt + 1} attempt(s): {failure}"
+            + (" (not retried: the server may have received it)" if unsafe else "")
+        )
 
 
 class Seat:
     """One seat of one game: its game id, seat number and token, and what it can do.
 
-    Returned by :meth:`Client.join` or :meth:`Client.seat`. Keeps the last event ``seq`` it
-    has seen (``last_seq``), so :meth:`wait_for_turn` long-polls from where it left off.
+    Returned by :meth:`Client.join` or :meth:`Client.seat`. ``last_seq`` is the last event
+    ``seq`` this handle has seen (through :meth:`events` and :meth:`act`): the default
+    ``after`` of :meth:`events`.
     """
 
     def __init__(
@@ -412,8 +386,6 @@ class Seat:
         self.name = name
         self.joined = joined
         self.last_seq = 0
-        self._synced = False
-        self._acted_version: int | None = None
 
     def __repr__(self) -> str:
         return f"Seat(game_id={self.game_id!r}, seat={self.seat})"
@@ -431,9 +403,10 @@ class Seat:
         idempotency_key: str | None = None,
     ) -> ActionResult:
         result = self.client.act(self.game_id, self.token, action, if_match, idempotency_key)
-        self._acted_version = result.view.version if result.view else result.version
-        if result.events:
-            self.last_seq = max(self.last_seq, max(event.seq for event in result.events))
+        seen = [event.seq for event in result.events]
+        if result.view is not None and result.view.last_seq is not None:
+            seen.append(result.view.last_seq)
+        self.last_seq = max([self.last_seq, *seen])
         return result
 
     def events(
@@ -451,82 +424,112 @@ class Seat:
         return batch
 
     def wait_for_turn(self, timeout: float | None = None, *, again: bool = False) -> View:
-        """Block until this seat may act or the game is finished; return the fresh view.
+        """Block until the game waits for this seat (:attr:`View.my_turn`) or is finished;
+        return the fresh view.
 
-        Built on the events long-poll: fetch the view; if it is not this seat's turn, hold
-        ``GET …/events?after=<last seq>&wait=…`` until something happens, then fetch the
-        view again. No sleeping, no polling loop. With a timed reaction window the wait
-        ends at its ``deadline`` so the server can close it.
+        Built on the events long-poll: fetch the view; while the game does not wait for this
+        seat, hold ``GET …/events?after=<the view's last_seq>&wait=…`` until something
+        happens (another seat's move, a timed window's deadline), then fetch the view again.
+        No sleeping, no polling loop.
 
-        In a simultaneous phase (several seats in ``to_act``, e.g. a declaration that may be
-        changed until everyone has declared) a seat that has just acted waits for another
-        seat's move before its turn counts again; ``again=True`` returns at once instead.
+        A seat that has answered in a simultaneous phase (an Exact Plays declaration, which
+        may be changed until everyone has declared) is not awaited: it waits until the game
+        waits for it again. To change such an answer, look at ``seat.view().can_act`` or give
+        your bot a :meth:`Bot.reconsider <cardroom_sdk.Bot.reconsider>`.
 
-        Raises ``TimeoutError`` if ``timeout`` seconds pass first.
+        ``again=True`` is deprecated: it returns as soon as the seat may act at all
+        (:attr:`View.can_act`), awaited or not. Raises ``TimeoutError`` if ``timeout``
+        seconds pass first.
         """
-        end = None if timeout is None else time.monotonic() + timeout
-        if not self._synced:
-            self._catch_up()
+        if again:
+            warnings.warn(
+                "wait_for_turn(again=True) is deprecated: use seat.view().can_act to see "
+                "whether an answer may still be changed, or Bot.reconsider",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+        ends = _ends(timeout)
         view = self.view()
-        while True:
-            if view.finished or (view.my_turn and (again or not self._answered(view))):
-                return view
-            wait = MAX_WAIT
-            if end is not None:
-                remaining = end - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError(
-                        f"seat {self.seat} of game {self.game_id}: no turn within {timeout}s"
-                    )
-                wait = min(wait, remaining)
-            timed = False
-            if view.deadline is not None:
-                until = max(view.deadline - time.time() + _DEADLINE_SLACK, _DEADLINE_FLOOR)
-                if until < wait:
-                    wait, timed = until, True
-            before = self.last_seq
-            batch = self.events(wait=wait)
-            if batch.last_seq > before or timed:
-                view = self.view()
+        while not (view.finished or (view.can_act if again else view.my_turn)):
+            view = self._next_view(view, ends, timeout)
+        return view
 
     def play(self, bot: Bot, *, timeout: float | None = None) -> View:
         """Play this seat with ``bot`` until the game is finished; return the final view.
 
-        ``timeout`` bounds each wait for a turn (None: wait as long as it takes).
+        The bot's :meth:`~cardroom_sdk.Bot.choose` is asked whenever the game waits for this
+        seat; an answer already given is never sent again, unless the bot's
+        :meth:`~cardroom_sdk.Bot.reconsider` decides to change it. ``timeout`` bounds each
+        wait between two of this seat's moves (None: wait as long as it takes).
         """
         view = self.wait_for_turn(timeout)
         bot.game_started(view)
+        ends = _ends(timeout)
         while not view.finished:
-            action = bot.choose(view)
-            log.info(
-                "game %s seat %d plays %s (version %d)",
-                self.game_id,
-                self.seat,
-                action,
-                view.version,
-            )
-            try:
-                self.act(action)
-            except (NotYourTurn, StaleVersion) as error:
-                # The moment passed (a window closed, a deadline expired): look again.
-                log.info(
-                    "game %s seat %d: refused, looking again: %s", self.game_id, self.seat, error
-                )
-            except GameFinished:
-                pass
-            view = self.wait_for_turn(timeout)
+            if view.my_turn:
+                view = self._move(bot.choose(view), view)
+                ends = _ends(timeout)
+                continue
+            view = self._next_view(view, ends, timeout)
+            if view.can_act and not view.my_turn:
+                change = bot.reconsider(view)
+                if change is not None:
+                    view = self._move(change, view)
+                    ends = _ends(timeout)
         bot.game_over(view)
         return view
 
-    def _catch_up(self) -> None:
-        """Move ``last_seq`` to the newest event, so long-polls wait for new ones only."""
-        while True:
-            before = self.last_seq
-            batch = self.events(limit=1000)
-            if batch.last_seq <= before:
-                break
-        self._synced = True
+    def _move(self, action: Mapping[str, Any], view: View) -> View:
+        """Post ``action``, chosen from ``view``; return the view to go on from.
 
-    def _answered(self, view: View) -> bool:
-        """This seat acted last in a simultaneous phase that has not moved on since."""
-        return len(view.to_act) > 1 and view.version == self._acted_version
+        That is the answer's view (it already holds every move the server's bots made inside
+        this request). A refusal because the game had moved on (a window closed at its
+        deadline, another seat answered first) is not an error: the fresh view is returned.
+        A refusal of the very position the bot saw is the bot's mistake, and is raised.
+        """
+        log.info(
+            "game %s seat %d plays %s (version %d)", self.game_id, self.seat, action, view.version
+        )
+        try:
+            result = self.act(action, if_match=view.etag)
+        except GameFinished:
+            return self.view()
+        except (NotYourTurn, StaleVersion, IllegalAction) as refusal:
+            fresh = self.view()
+            if (fresh.version, fresh.last_seq) == (view.version, view.last_seq):
+                raise
+            log.info(
+                "game %s seat %d: the game moved on (%s); looking again",
+                self.game_id,
+                self.seat,
+                refusal,
+            )
+            return fresh
+        return result.view if result.view is not None else self.view()
+
+    def _next_view(self, view: View, ends: float | None, timeout: float | None) -> View:
+        """Block until the game has moved on from ``view``; return the new view.
+
+        Long-polls the events after the view's ``last_seq``: any event wakes it, hidden ones
+        included (``last_seq`` covers them). The server ends a wait at a timed window's
+        deadline and closes the window, so that wakes it too.
+        """
+        after = view.last_seq if view.last_seq is not None else self.last_seq
+        while True:
+            wait = MAX_WAIT
+            if ends is not None:
+                left = ends - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(
+                        f"seat {self.seat} of game {self.game_id}: no turn within {timeout}s"
+                    )
+                wait = min(wait, left)
+            batch = self.events(after=after, wait=wait)
+            if batch.last_seq > after:
+                return self.view()
+            if view.deadline is not None and time.time() >= view.deadline:
+                return self.view()  # a server that did not close the window: reading does
+
+
+def _ends(timeout: float | None) -> float | None:
+    return None if timeout is None else time.monotonic() + timeout

@@ -252,6 +252,12 @@ class View:
     ``legal_actions`` lists exactly what this seat may post now (empty unless it may act);
     ``you`` is the seat's private part (``seat``, ``hand``, …) or None for a spectator;
     ``public`` is the game's public state, as its rules page describes it.
+
+    ``to_act`` are the seats that may act, ``awaiting`` the seats the game waits for. They
+    differ in a simultaneous phase where an answer may be changed until every answer is in
+    (an Exact Plays declaration): a seat that has answered may still act, but the game no
+    longer waits for it. ``last_seq`` is the game's latest event ``seq`` when the view was
+    made: long-poll the events after it to hear of the next change.
     """
 
     game_id: str
@@ -268,18 +274,25 @@ class View:
     options: JSON = field(default_factory=dict)
     public: JSON = field(default_factory=dict)
     etag: str | None = None
+    awaiting: list[int] = field(default_factory=list)
+    last_seq: int | None = None
     raw: JSON = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_json(cls, data: JSON, etag: str | None = None) -> View:
         you = data.get("you")
         result = data.get("result")
+        to_act = _ints(data.get("to_act"))
+        last_seq = data.get("last_seq")
         return cls(
             game_id=data.get("game_id", ""),
             game_type=data.get("game_type", ""),
             status=data.get("status", ""),
             version=int(data.get("version") or 0),
-            to_act=_ints(data.get("to_act")),
+            to_act=to_act,
+            # A server without ``awaiting`` waits for every seat that may act.
+            awaiting=_ints(data["awaiting"]) if "awaiting" in data else to_act,
+            last_seq=last_seq if isinstance(last_seq, int) else None,
             you=you if isinstance(you, dict) else None,
             legal_actions=[a for a in _list(data.get("legal_actions")) if isinstance(a, dict)],
             deadline=data.get("deadline"),
@@ -304,7 +317,17 @@ class View:
 
     @property
     def my_turn(self) -> bool:
-        """True if this seat may act now (it is in ``to_act`` and has legal actions)."""
+        """True if the game waits for this seat: it is in ``awaiting`` and has legal actions.
+
+        False for a seat that has already answered in a simultaneous phase, even though it
+        may still change its answer (see :attr:`can_act`).
+        """
+        return self.seat is not None and self.seat in self.awaiting and bool(self.legal_actions)
+
+    @property
+    def can_act(self) -> bool:
+        """True if this seat may post an action now: its turn (:attr:`my_turn`), or an answer
+        it gave in a simultaneous phase that it may still change."""
         return self.seat is not None and self.seat in self.to_act and bool(self.legal_actions)
 
     @property

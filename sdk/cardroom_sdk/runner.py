@@ -2,7 +2,7 @@
 
 ::
 
-    cardroom-bot --url http://127.0.0.1:8000 --game=GAME_ID --policy greedy --verbose
+    cardroom-bot --url http://127.0.0.1:8000 --game=GAME_ID --policy eager --verbose
     cardroom-bot --game=GAME_ID --token TOKEN --policy mypackage.mybots:CleverBot
 """
 
@@ -43,9 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default="bot", help="the player name to join as")
     parser.add_argument(
         "--policy",
-        default="greedy",
-        help="random, greedy, or package.module:Class (a cardroom_sdk.Bot subclass); "
-        "default: %(default)s",
+        default="eager",
+        help="the SDK's random or eager bot, or package.module:Class (a cardroom_sdk.Bot "
+        "subclass, importable from the current directory or PYTHONPATH); default: "
+        "%(default)s. (The server's own policies, random and greedy, play the bot seats "
+        "chosen when the game is created.)",
     )
     parser.add_argument("--timeout", type=float, default=10.0, help="HTTP timeout in seconds")
     parser.add_argument("-v", "--verbose", action="store_true", help="log every move")
@@ -60,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.verbose:
         logging.getLogger("cardroom_sdk").setLevel(logging.INFO)
+    if os.getcwd() not in sys.path:  # --policy mybots:MyBot finds ./mybots.py
+        sys.path.insert(0, os.getcwd())
     try:
         bot = load_bot(args.policy)
     except (ImportError, AttributeError, TypeError, ValueError) as error:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from inspect import iscoroutinefunction
-from types import FunctionType, MethodType
 from typing import Any
 
 from flask import Flask
 from flask_smorest import Api
 
-from cardroom import __version__
+from cardroom import __version__, web
 from cardroom.api import games, limits, observability, problems, system
+from cardroom.api.apidoc import OperationDocs
 from cardroom.api.jsonio import JSONProvider
+from cardroom.api.schemas import ActionBodySchema, BotSeatSchema, CreateGameSchema, ProblemSchema
 from cardroom.arrival import ArrivalGuard
 from cardroom.config import Settings
 from cardroom.games import registry
@@ -21,9 +21,11 @@ from cardroom.store import GameStore, connect
 API_DESCRIPTION = """\
 cardroom hosts turn-based card games with hidden hands: {games}.
 
-1. `POST /v1/games` creates a game; 2. each player `POST /v1/games/{id}/join`s and keeps the
-seat token it returns; 3. `GET /v1/games/{id}/view` with `Authorization: Bearer <token>` shows
-your hand, who is to act and your `legal_actions`; 4. `POST /v1/games/{id}/actions` one of them;
+1. `POST /v1/games` creates a game (`GET /v1/game-types` lists the games and their options).
+2. Each player `POST /v1/games/{id}/join`s and keeps the seat token it returns.
+3. `GET /v1/games/{id}/view` with `Authorization: Bearer <token>` shows your hand, who is to
+   act, whom the game awaits, and your `legal_actions`.
+4. `POST /v1/games/{id}/actions` one of them.
 5. `GET /v1/games/{id}/events?after=N&wait=S` follows the game.
 
 Errors are RFC 9457 problem details (`application/problem+json`); `type` names the problem,
@@ -39,37 +41,19 @@ def describe_api() -> str:
     return API_DESCRIPTION.replace("{games}", games)
 
 
-MAX_REMEMBERED_FUNCTIONS = 1000
-
-
 class CardroomFlask(Flask):
-    """Flask, with ``app.json`` encoding through orjson (cardroom.api.jsonio) and a cheaper
-    ``ensure_sync``.
-
-    Flask and flask-smorest call ``ensure_sync`` on every hook and view of every request (six
-    to eight times), and each call inspects the function's code flags. Whether a function is
-    a coroutine function does not change: remember the answer per function.
-    """
+    """Flask, with ``app.json`` encoding through orjson (cardroom.api.jsonio)."""
 
     json_provider_class = JSONProvider
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._is_sync: dict[FunctionType, bool] = {}
-
-    def ensure_sync(self, func: Any) -> Any:
-        key = func.__func__ if type(func) is MethodType else func
-        if type(key) is not FunctionType:  # a partial, a callable object...: as Flask does
-            return super().ensure_sync(func)
-        is_sync = self._is_sync.get(key)
-        if is_sync is None:
-            is_sync = not iscoroutinefunction(func)
-            if len(self._is_sync) < MAX_REMEMBERED_FUNCTIONS:  # hooks and views: a few dozen
-                self._is_sync[key] = is_sync
-        return func if is_sync else self.async_to_sync(func)
-
 
 class CardroomApi(Api):
+    """flask-smorest's Api, answering errors as problem details and documenting them so
+    (api/apidoc.py writes each operation's problems and a problem+json ``default``)."""
+
+    DEFAULT_ERROR_RESPONSE_NAME = None
+    ERROR_SCHEMA = ProblemSchema
+
     def handle_http_exception(self, error: Any) -> Any:
         return problems.handle_http_exception(error)
 
@@ -80,7 +64,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.config.update(
         API_TITLE="cardroom",
         API_VERSION=__version__,
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
@@ -104,10 +88,15 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     budget = BotBudget(settings.bot_actions_per_request, settings.bot_seconds_per_request)
     app.extensions["cardroom.tables"] = Tables(store or connect(settings), bot_budget=budget)
     observability.init_app(app, settings)
-    api = CardroomApi(app)
+    api = CardroomApi(app, spec_kwargs={"extra_plugins": [OperationDocs(app)]})
     api.register_blueprint(games.blp)
     api.register_blueprint(system.blp)
+    # The action and create bodies are read loosely (the engine judges them) and documented
+    # per game, as `Action` and `CreateGameRequest` (api/apidoc.py).
+    for loose in (ActionBodySchema, CreateGameSchema, BotSeatSchema):
+        api.spec.components.schemas.pop(api.ma_plugin.converter.schema_name_resolver(loose))
     app.register_blueprint(system.assets)
+    app.register_blueprint(web.blp)  # the web table at / (docs/web.md)
     problems.register(app)
     limits.init_app(app, settings)
     app.wsgi_app = ArrivalGuard(  # type: ignore[method-assign]

@@ -6,6 +6,8 @@ Every value can be changed through the environment (see docs/operations.md).
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
 # The API, and /metrics on an address of its own if CARDROOM_METRICS_BIND names one.
@@ -74,6 +76,7 @@ def _remove_orphaned_metrics_dirs():
 
 
 def on_starting(server):
+    _check_redis_url()
     metrics_dir = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
     if not metrics_dir:
         _remove_orphaned_metrics_dirs()
@@ -91,6 +94,20 @@ def post_worker_init(worker):
     from cardroom.progress import start_for_app
 
     start_for_app(worker.wsgi)
+
+
+def _check_redis_url():
+    """A REDIS_URL that cannot work stops the server at start, with one line, rather than
+    failing every worker's boot (or, before, every request). Checked in a child process:
+    the master must not import redis-py (and ssl) before gevent patches the workers."""
+    if os.environ.get("REDIS_URL"):
+        checked = subprocess.run(
+            [sys.executable, "-c", "from cardroom.store.connection import main; main()"],
+            check=False,
+            timeout=60,
+        )
+        if checked.returncode != 0:
+            sys.exit(checked.returncode)
 
 
 def child_exit(server, worker):

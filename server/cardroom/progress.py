@@ -22,7 +22,8 @@ from typing import Any
 import redis
 
 from cardroom.service import NotFound, Tables
-from cardroom.store import Conflict
+from cardroom.store import Conflict, OutcomeUnknown
+from cardroom.store.connection import CLUSTER_ERRORS
 
 log = logging.getLogger("cardroom.progress")
 
@@ -90,7 +91,8 @@ class Progression:
         while not self._stop.is_set():
             try:
                 done = self.run_once()
-            except redis.exceptions.RedisError as error:
+            except (redis.exceptions.RedisError, OutcomeUnknown, *CLUSTER_ERRORS) as error:
+                # An outage: the due set keeps the work, and any process resumes it later.
                 log.warning("progression: redis error %s", error.__class__.__name__)
                 done = 0
             except Exception:

@@ -13,7 +13,6 @@ import hashlib
 import json
 import random
 import secrets
-import string
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -21,10 +20,11 @@ from typing import Any
 
 from cardroom import steps
 from cardroom.bots import choose, get_policy, next_bot_seat
-from cardroom.games import get_game, registry
+from cardroom.games import get_game, policies, registry
 from cardroom.games.base import (
     Game,
     GameOver,
+    IllegalAction,
     InvalidOptions,
     NotYourTurn,
     RuleError,
@@ -32,6 +32,7 @@ from cardroom.games.base import (
 )
 from cardroom.history import History
 from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, OutcomeUnknown
+from cardroom.store.buckets import new_game_id
 from cardroom.store.games import Loaded, idempotency_key
 
 MAX_ATTEMPTS = 50
@@ -69,6 +70,9 @@ class _Spending:
         )
 
 
+# What the table refuses, as domain errors; api/problems.py maps each to its answer.
+
+
 class NotFound(Exception):
     """No such game."""
 
@@ -77,60 +81,80 @@ class Unauthorized(Exception):
     """Missing or unknown seat token."""
 
 
-class BadRequest(Exception):
-    """A request that is well-formed JSON but cannot be served (names the field)."""
+class InvalidRequest(Exception):
+    """A well-formed request naming a value that cannot be served; ``field`` names it."""
 
-    def __init__(self, message: str, field: str, status: int = 422, problem: str = "invalid"):
+    def __init__(self, message: str, field: str):
         super().__init__(message)
         self.message = message
         self.field = field
-        self.status = status
-        self.problem = problem
+
+
+class IdempotencyKeyReused(InvalidRequest):
+    """An Idempotency-Key sent again with another request body."""
 
 
 class StateConflict(Exception):
-    """The game is not in a state that allows this request (HTTP 409)."""
+    """The game is not in a state that allows this request."""
 
-    def __init__(self, message: str, problem: str):
+    def __init__(self, message: str):
         super().__init__(message)
         self.message = message
-        self.problem = problem
+
+
+class GameNotStarted(StateConflict):
+    """An action before every seat is taken."""
+
+
+class GameFull(StateConflict):
+    """A join when every seat is taken."""
+
+
+class SeatTaken(StateConflict):
+    """A join asking for a seat that is taken."""
 
 
 class PreconditionFailed(Exception):
-    """If-Match named an older version of the game (HTTP 412)."""
+    """If-Match named an older version of the game."""
 
 
 # What an action may be refused for; on a recalled (unverified) game, checked on a fresh load.
 _REFUSALS = (RuleError, Unauthorized, PreconditionFailed, StateConflict)
 
 
-class ReplayedRefusal(Exception):
-    """The first answer of an Idempotency-Key was a refusal: the same refusal again
-    (``status`` and the problem's ``type`` slug, ``detail`` and extra members)."""
+# The refusals of an action that its Idempotency-Key keeps (as Stripe's keys do), by name:
+# a retry with the key gets the same refusal again, marked ``replayed``. A missing or wrong
+# token is not kept: the key belongs to a seat, and nothing was judged.
+_KEPT_REFUSALS: dict[str, type[Exception]] = {
+    kind.__name__: kind
+    for kind in (IllegalAction, NotYourTurn, GameOver, GameNotStarted, PreconditionFailed)
+}
 
-    def __init__(self, status: int, problem: dict[str, Any]):
-        super().__init__(problem.get("detail", ""))
-        self.status = status
-        self.problem = problem
 
-
-def refusal_answer(error: Exception) -> dict[str, Any] | None:
-    """How a refusal of an action is answered (status, problem), to store under its
-    Idempotency-Key; None for one that is not stored (a missing or wrong token: the key
-    belongs to a seat, and nothing was judged)."""
-    if isinstance(error, RuleError):
-        status = 422 if error.problem_type == "illegal-action" else 409
-        problem = {"type": error.problem_type, "detail": error.message, "rule": error.rule}
-        problem["field"] = error.field
-    elif isinstance(error, StateConflict):
-        status, problem = 409, {"type": error.problem, "detail": error.message}
-    elif isinstance(error, PreconditionFailed):
-        detail = "If-Match does not match the game's current ETag"
-        status, problem = 412, {"type": "stale-version", "detail": detail}
-    else:
+def kept_refusal(error: Exception) -> dict[str, Any] | None:
+    """A refusal as its Idempotency-Key keeps it, or None if it is not kept."""
+    kind = type(error).__name__
+    if _KEPT_REFUSALS.get(kind) is not type(error):
         return None
-    return {"status": status, "problem": {k: v for k, v in problem.items() if v is not None}}
+    kept = {"refusal": kind, "message": getattr(error, "message", str(error))}
+    for name in ("rule", "field"):
+        if getattr(error, name, None) is not None:
+            kept[name] = getattr(error, name)
+    return kept
+
+
+def replayed_refusal(kept: dict[str, Any]) -> Exception:
+    """The refusal a key kept, to raise again; its ``replayed`` is True."""
+    kind = _KEPT_REFUSALS[kept["refusal"]]
+    error: Exception
+    if issubclass(kind, RuleError):
+        error = kind(kept["message"], rule=kept.get("rule"), field=kept.get("field"))
+    elif issubclass(kind, StateConflict):
+        error = kind(kept["message"])
+    else:
+        error = kind()
+    error.replayed = True  # type: ignore[attr-defined]
+    return error
 
 
 @dataclass
@@ -141,14 +165,6 @@ class ActionOutcome:
 
 
 Clock = Callable[[], float]
-
-
-GAME_ID_ALPHABET = string.ascii_letters + string.digits
-
-
-def new_game_id() -> str:
-    """12 letters and digits (71 bits): safe in URLs and on command lines (no leading '-')."""
-    return "".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(12))
 
 
 def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> str:
@@ -177,7 +193,7 @@ class Tables:
         described = []
         for game in registry().values():
             entry = game.describe()
-            entry["bot_policies"] = ["random", "greedy"]
+            entry["bot_policies"] = list(policies(game.game_type))
             described.append(entry)
         return described
 
@@ -195,32 +211,32 @@ class Tables:
             game = get_game(game_type)
         except KeyError:
             known = ", ".join(sorted(registry()))
-            raise BadRequest(
+            raise InvalidRequest(
                 f"unknown game type {game_type!r}; known: {known}", "game_type"
             ) from None
         try:
             full_options = game.validate_options(players, options)
         except InvalidOptions as error:
-            raise BadRequest(error.message, error.field) from None
+            raise InvalidRequest(error.message, error.field) from None
         seats: list[dict[str, Any]] = [{"name": None, "bot": None} for _ in range(players)]
         for index, bot in enumerate(bots or []):
             seat, policy = bot["seat"], bot["policy"]
             where = f"bots.{index}.seat"
             if not 0 <= seat < players:
-                raise BadRequest(f"seat {seat} does not exist (0 to {players - 1})", where)
+                raise InvalidRequest(f"seat {seat} does not exist (0 to {players - 1})", where)
             if seats[seat]["bot"] is not None:
-                raise BadRequest(f"seat {seat} is given two bots", where)
+                raise InvalidRequest(f"seat {seat} is given two bots", where)
             try:
                 get_policy(policy, game_type)
             except KeyError:
-                raise BadRequest(f"unknown policy {policy!r}", f"bots.{index}.policy") from None
+                raise InvalidRequest(f"unknown policy {policy!r}", f"bots.{index}.policy") from None
             seats[seat] = {"name": f"{policy} bot", "bot": policy}
         seed_chosen = seed is not None
         if seed is None:
             seed = secrets.randbelow(2**53)
         now = self.clock()
         record = GameRecord(
-            id=new_game_id(),
+            id=new_game_id(),  # in a random bucket: cardroom.store.buckets
             game_type=game_type,
             players=players,
             options=full_options,
@@ -236,7 +252,7 @@ class Tables:
         if record.status == "active":
             self._run_bots(record, game, steps.time_for(record, now), self._spending())
         self._schedule_due_work(record, game, now)
-        self.store.commit(record, create=True)
+        self.store.create(record)
         return record
 
     def join(self, game_id: str, name: str, seat: int | None) -> tuple[GameRecord, int, str]:
@@ -246,16 +262,16 @@ class Tables:
             free = [i for i, entry in enumerate(record.seats) if entry["name"] is None]
             if seat is not None:
                 if not 0 <= seat < record.players:
-                    raise BadRequest(
+                    raise InvalidRequest(
                         f"seat {seat} does not exist (0 to {record.players - 1})", "seat"
                     )
                 if seat not in free:
-                    raise StateConflict(f"seat {seat} is taken", "seat-taken")
+                    raise SeatTaken(f"seat {seat} is taken")
                 chosen = seat
             elif free:
                 chosen = free[0]
             else:
-                raise StateConflict("every seat of this game is taken", "game-full")
+                raise GameFull("every seat of this game is taken")
             now = self.clock()
             record.updated_at = now
             steps.take_seat(record, chosen, name)
@@ -428,15 +444,15 @@ class Tables:
                 if guessed:
                     record = None
                     continue
-                answer = refusal_answer(refusal) if idem_key else None
-                if answer is None:
+                kept = kept_refusal(refusal) if idem_key else None
+                if kept is None:
                     raise
                 # As Stripe's keys do, the key keeps its first answer, a refusal too: the
                 # same key can never apply the action later. Stored only if the game is
                 # still the one judged; if not, the action is judged again on the new one.
                 try:
                     self.store.remember_refusal(
-                        record, idem_key or "", {"body": body_digest, **answer}
+                        record, idem_key or "", {"body": body_digest, **kept}
                     )
                 except Conflict as conflict:
                     record, guessed = conflict.current, False
@@ -469,7 +485,7 @@ class Tables:
         spending = self._spending()
         self._expire(record, game, ms, spending)
         if record.status == "waiting":
-            raise StateConflict("the game waits for players to join", "game-not-started")
+            raise GameNotStarted("the game waits for players to join")
         if record.status == "finished":
             raise GameOver("the game is over")
         before = record.seq
@@ -502,13 +518,11 @@ class Tables:
     @staticmethod
     def _replay_answer(stored: dict[str, Any], body_digest: str | None) -> ActionOutcome:
         if stored["body"] != body_digest:
-            raise BadRequest(
-                "this Idempotency-Key was used with another request body",
-                "Idempotency-Key",
-                problem="idempotency-key-reused",
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was used with another request body", "Idempotency-Key"
             )
-        if "problem" in stored:
-            raise ReplayedRefusal(stored["status"], stored["problem"])
+        if "refusal" in stored:
+            raise replayed_refusal(stored)
         return ActionOutcome(stored["status"], stored["response"], replayed=True)
 
     # --- internals ----------------------------------------------------------------------
@@ -666,12 +680,15 @@ def _bot_seats(record: GameRecord) -> set[int]:
 
 __all__ = [
     "ActionOutcome",
-    "BadRequest",
     "BotBudget",
+    "GameFull",
+    "GameNotStarted",
+    "IdempotencyKeyReused",
+    "InvalidRequest",
     "NotFound",
     "NotYourTurn",
     "PreconditionFailed",
-    "ReplayedRefusal",
+    "SeatTaken",
     "StateConflict",
     "Tables",
     "Unauthorized",

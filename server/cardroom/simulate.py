@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from cardroom.bots import POLICY_NAMES, Policy, choose, get_policy, next_bot_seat
-from cardroom.games import get_game, registry
+from cardroom.bots import Policy, choose, get_policy, next_bot_seat
+from cardroom.games import get_game, policy_names, registry
 from cardroom.games.base import Game, InvalidOptions, RuleError
 
 # z for a two-sided 95% interval.
@@ -92,11 +92,12 @@ def make_config(
     if not names or any(not name for name in names):
         raise UsageError("--policies needs a comma-separated list of policy names")
     for name in names:
-        if name not in POLICY_NAMES:
-            raise UsageError(f"unknown policy {name!r}; known policies: {', '.join(POLICY_NAMES)}")
+        if name not in policy_names():
+            known = ", ".join(policy_names())
+            raise UsageError(f"unknown policy {name!r}; known policies: {known}")
         try:
             get_policy(name, game_type)
-        except (KeyError, AttributeError, ImportError):
+        except KeyError:
             raise UsageError(f"policy {name!r} is not available for {game_type}") from None
     if games < 1:
         raise UsageError(f"--games must be at least 1 (got {games})")

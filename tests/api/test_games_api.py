@@ -403,3 +403,28 @@ def test_games_are_listed_filtered_and_paged_without_secrets(client):
     assert "hand" not in text
     assert_problem(client.get("/v1/games?limit=0"), 422, field="limit")
     assert_problem(client.get("/v1/games?status=odd"), 422, field="status")
+
+
+@pytest.mark.parametrize("game_type", sorted(registry()))
+def test_every_illegal_action_names_its_rule(client, game_type):
+    """422 illegal-action always carries `rule`: malformed forms included (MT-16, EP-18)."""
+    game_id, tokens = new_table(client, game_type, 2)
+    seat, mine = mover(client, game_id, tokens)
+    sample = mine["legal_actions"][0]
+    for action in (
+        {"type": "zzz"},
+        {**sample, "zzz": 1},
+        {"type": sample["type"], **{key: [] for key in sample if key != "type"}},
+    ):
+        if action == sample:
+            continue
+        response = client.post(
+            f"/v1/games/{game_id}/actions", json=action, headers=auth(tokens[seat])
+        )
+        if response.status_code == 422:
+            body = assert_problem(response, 422, "illegal-action")
+            assert body["rule"] and body["field"], body
+    response = client.post(
+        f"/v1/games/{game_id}/actions", json={"type": "zzz"}, headers=auth(tokens[seat])
+    )
+    assert assert_problem(response, 422, "illegal-action")["rule"] in ("MT-16", "EP-18")

@@ -126,4 +126,4 @@ def codes_in(value: Any) -> set[str]:
 def all_cards(state: dict) -> list[str]:
     """Every card of the round wherever it is (for conservation checks)."""
     out = [c for hand in state["hands"] for c in hand]
-    return out + state["field"] + state["out"] + state["draw"] + state["unused"]
+    return out + state["field"] + state["cleared"] + state["draw_pile"] + state["set_aside"]

@@ -112,7 +112,7 @@ class Table:
 
     def allow_all(self) -> list[dict]:
         events = []
-        while self.state["ph"] == "react":
+        while self.state["phase"] == "reaction":
             seat = min(self.to_act())
             events += self.act(seat, {"type": "allow"})
         return events
@@ -140,8 +140,8 @@ def card_ids_in(value: Any) -> set[str]:
 
 def hidden_from(state: dict[str, Any], seat: int | None) -> set[str]:
     """The ids ``seat`` must not see: other seats' hands and the draw pile."""
-    hidden = {f"c{c}" for c in state["draw"]}
-    for other, hand in enumerate(state["hand"]):
+    hidden = {f"c{c}" for c in state["draw_pile"]}
+    for other, hand in enumerate(state["hands"]):
         if other != seat:
             hidden |= {f"c{c}" for c in hand}
     return hidden

@@ -71,7 +71,11 @@ def test_greedy_switches_a_surplus_play_token_to_wild():
     state = started(4, {0: splats, 1: mushrooms}, [3, 4, 0, 0])
     GAME.apply(state, 1, {"type": "play", "cards": mushrooms[:6]})
     GAME.apply(state, 0, {"type": "play", "cards": splats[2:]})  # 4-9: 9 > 7
-    assert state["turn"] == 1 and state["play"][1] == 3 and state["hands"][1] == ["8M", "9M"]
+    assert (
+        state["current_seat"] == 1
+        and state["play_tokens"][1] == 3
+        and state["hands"][1] == ["8M", "9M"]
+    )
     legal = GAME.legal_actions(state, 1)
     assert {a["type"] for a in legal} == {"pass"}
     action = greedy(GAME.view(state, 1), legal, random.Random(0))

@@ -124,7 +124,7 @@ def wild_holder() -> dict:
 def test_illegal_wild_alone():
     """EP-8 rule 1: a Wild token is never played alone."""
     state = wild_holder()
-    assert state["wild"][0] == 1
+    assert state["wild_tokens"][0] == 1
     error = refused(state, 0, {"type": "play", "cards": [], "wild": 5})
     assert error.field == "cards"
 

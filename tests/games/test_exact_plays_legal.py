@@ -100,19 +100,19 @@ def sixteen_card_state(field: list[str] | None = None) -> dict:
     """Seat 0 of a 2-player game with 16 cards (8 dealt + 8 drawn), 9 Play and 1 Wild."""
     state = new_game(2, seed=3)
     state["phase"] = "play"
-    pool = [c for c in state["hands"][0] + state["hands"][1] + state["draw"]]
+    pool = [c for c in state["hands"][0] + state["hands"][1] + state["draw_pile"]]
     state["hands"][0] = sorted(
         [c for c in pool if c not in (field or [])][:16],
         key=[f"{n}{s}" for n in range(2, 10) for s in "MSAB"].index,
     )
     taken = set(state["hands"][0]) | set(field or [])
     state["hands"][1] = [c for c in pool if c not in taken]
-    state["draw"] = []
+    state["draw_pile"] = []
     state["field"] = list(field or [])
-    state["fby"] = 1 if field else None
-    state["decl"] = [10, 0]
-    state["play"], state["wild"], state["pile"] = [9, 0], [1, 0], 30
-    state["turn"] = state["start"] = 0
+    state["field_by"] = 1 if field else None
+    state["declarations"] = [10, 0]
+    state["play_tokens"], state["wild_tokens"], state["token_pile"] = [9, 0], [1, 0], 30
+    state["current_seat"] = state["start_player"] = 0
     return state
 
 

@@ -1,12 +1,14 @@
-"""Exact Plays property tests: uniformly random complete games of 2, 3 and 4 players.
+"""Exact Plays property tests: what is particular to Exact Plays, in uniformly random
+complete games of 2, 3 and 4 players (the conformance test, test_conformance.py, checks
+what every game must do: listed actions accepted, others refused, no foreign card shown,
+JSON round trips, replays).
 
-At every step: 32 cards and 40 tokens are conserved; every listed legal action is accepted
-(applied to a copy); some unlisted actions are refused with a RuleError and change nothing;
-no view or redacted event shows a seat (or a spectator) another seat's card, a card set
-aside, removed or still in the draw pile, an undisclosed declaration or an unrevealed
-rock-paper-scissors choice; the state round-trips through JSON. Every game ends with
-winners after the right number of rounds, at -50, or at the turn limit (EP-12..EP-17).
-Also run on tables of mostly greedy bots, whose games usually last all the rounds.
+At every step: 32 cards and 40 tokens are conserved; the state stays compact; ``to_act``
+only lists real choices (EP-9); no view or redacted event shows an undisclosed declaration
+or an unrevealed rock-paper-scissors choice, nor a card outside what the viewer holds or saw
+played (EP-17). Every game ends with winners after the right number of rounds, at -50, or
+at the turn limit (EP-12..EP-16). Also run on tables of mostly greedy bots, whose games
+usually last all the rounds.
 """
 
 from __future__ import annotations
@@ -15,59 +17,38 @@ import json
 import random
 
 import pytest
-from exact_plays_helpers import GAME, all_cards, canonical, clone, codes_in, snapshot
+from exact_plays_helpers import GAME, all_cards, clone, codes_in
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardroom.bots.exact_plays import greedy
-from cardroom.games.base import NotYourTurn, RuleError, redact_event
+from cardroom.games.base import redact_event
 from cardroom.games.exact_plays.cards import ALL_CODES
 from cardroom.games.exact_plays.engine import rounds_for
 
-EXAMPLES = {2: 200, 3: 160, 4: 140}
+EXAMPLES = {2: 100, 3: 80, 4: 70}
 # uniformly random players rarely last all the rounds; mostly-greedy tables do
 MOSTLY_GREEDY_EXAMPLES = 25
-
-
-def unlisted_candidates(state: dict, seat: int, rng: random.Random) -> list:
-    hand = state["hands"][seat]
-    others = [c for c in ALL_CODES if c not in hand]
-    out: list = [
-        {"type": "declare", "tokens": rng.choice([-1, 11, 3, "3"])},
-        {"type": "rps", "shape": rng.choice(["rock", "lizard"])},
-        {"type": "pass", "switch": rng.choice(["to_wild", "to_play", "flip", None])},
-        {"type": "draw"},
-        {"type": "play", "cards": [rng.choice(others)]},
-        {"type": "play", "cards": []},
-        {"type": rng.choice(["fold", None, 7])},
-        None,
-    ]
-    if hand:
-        cards = rng.sample(hand, min(len(hand), rng.randint(1, 4)))
-        out.append({"type": "play", "cards": cards})
-        out.append({"type": "play", "cards": cards, "wild": rng.randint(0, 11)})
-        out.append({"type": "play", "cards": cards + cards[:1]})
-    return out
 
 
 def check_invariants(state: dict) -> None:
     assert sorted(all_cards(state)) == sorted(ALL_CODES)
     assert len(set(all_cards(state))) == 32
-    assert state["pile"] + sum(state["play"]) + sum(state["wild"]) == 40
-    assert min(state["play"] + state["wild"] + [state["pile"]]) >= 0
+    assert state["token_pile"] + sum(state["play_tokens"]) + sum(state["wild_tokens"]) == 40
+    assert min(state["play_tokens"] + state["wild_tokens"] + [state["token_pile"]]) >= 0
     assert json.loads(json.dumps(state)) == state
     assert len(json.dumps(state, separators=(",", ":"))) < 4096  # compact (engines.md)
-    if state["n"] == 2:
-        assert len({c[1] for c in state["unused"]}) == 1 and len(state["unused"]) == 8
-    elif state["n"] == 3:
-        assert len(state["unused"]) == 8 and not state["draw"]
+    if state["players"] == 2:
+        assert len({c[1] for c in state["set_aside"]}) == 1 and len(state["set_aside"]) == 8
+    elif state["players"] == 3:
+        assert len(state["set_aside"]) == 8 and not state["draw_pile"]
     else:
-        assert not state["unused"] and not state["draw"]
+        assert not state["set_aside"] and not state["draw_pile"]
 
 
 def check_secrets(state: dict, before: dict, events: list[dict]) -> None:
-    n = state["n"]
-    public = set(before["field"] + before["out"] + state["field"] + state["out"])
+    n = state["players"]
+    public = set(before["field"] + before["cleared"] + state["field"] + state["cleared"])
     for event in events:
         if event["type"] in ("played", "field_cleared"):
             public |= {c["id"] for c in event["cards"]}
@@ -76,35 +57,37 @@ def check_secrets(state: dict, before: dict, events: list[dict]) -> None:
         own_now = set(state["hands"][viewer]) if viewer is not None else set()
         own = own_now | (set(before["hands"][viewer]) if viewer is not None else set())
         view = GAME.view(state, viewer)
-        assert codes_in(view) <= own_now | set(state["field"]) | set(state["out"])
+        assert codes_in(view) <= own_now | set(state["field"]) | set(state["cleared"])
         if not revealed:
             assert view["declarations"] is None
             assert all(s["declaration"] is None for s in view["seats"])
         if viewer is None:
             assert view["you"] is None
         else:
-            assert view["you"]["declaration"] == state["decl"][viewer]
+            assert view["you"]["declaration"] == state["declarations"][viewer]
         if state["phase"] == "rps":
             assert len(view["rps"]["throws"]) == len(state["rps"]["throws"])
             if viewer is not None:
-                assert view["you"]["rps_choice"] == state["rps"]["ch"][viewer]
+                assert view["you"]["rps_choice"] == state["rps"]["choices"][viewer]
         # non-interference: other seats' undisclosed declarations and rock-paper-scissors
         # choices may change without changing this viewer's view in any way
         altered = clone(state)
         for seat in range(n):
             if seat == viewer:
                 continue
-            if state["phase"] == "declare" and altered["decl"][seat] is not None:
-                altered["decl"][seat] = (altered["decl"][seat] + 1) % 11
-            if state["phase"] == "rps" and altered["rps"]["ch"][seat] is not None:
+            if state["phase"] == "declare" and altered["declarations"][seat] is not None:
+                altered["declarations"][seat] = (altered["declarations"][seat] + 1) % 11
+            if state["phase"] == "rps" and altered["rps"]["choices"][seat] is not None:
                 shapes = ["rock", "paper", "scissors"]
-                altered["rps"]["ch"][seat] = shapes[shapes.index(altered["rps"]["ch"][seat]) - 1]
+                altered["rps"]["choices"][seat] = shapes[
+                    shapes.index(altered["rps"]["choices"][seat]) - 1
+                ]
         assert GAME.view(altered, viewer) == view
         for event in events:
             if event["type"] == "drew" and event["seat"] == viewer:
                 # the drawer sees the top card of the draw pile, even if the round then ended
                 drawn = event["private"][str(viewer)]["card"]["id"]
-                assert drawn == before["draw"][0]
+                assert drawn == before["draw_pile"][0]
                 own = own | {drawn}
         for event in events:
             seen = redact_event(event, viewer)
@@ -122,7 +105,7 @@ def check_secrets(state: dict, before: dict, events: list[dict]) -> None:
 
 def check_result(state: dict) -> None:
     result = GAME.result(state)
-    n = state["n"]
+    n = state["players"]
     totals = [sum(r[i] for r in result["rounds"]) for i in range(n)]
     assert result["scores"] == totals == GAME.scores(state)
     assert result["winners"] == [i for i in range(n) if totals[i] == max(totals)]
@@ -134,7 +117,7 @@ def check_result(state: dict) -> None:
         assert min(totals) <= -50
     else:
         assert result["reason"] == "turn_limit"
-        assert state["turns"] >= state["opts"]["turn_limit"]
+        assert state["turns_played"] >= state["options"]["turn_limit"]
     assert GAME.to_act(state) == set()
 
 
@@ -150,24 +133,6 @@ def play_random_game(players: int, seed: int, options: dict, greedy_share: float
         legal = GAME.legal_actions(state, seat)
         # to_act only lists real choices (EP-9): never a single option
         assert len(legal) >= 2
-        for other in range(players):
-            if other not in acting:
-                assert GAME.legal_actions(state, other) == []
-                if rng.random() < 0.2:
-                    before = snapshot(state)
-                    with pytest.raises(NotYourTurn):
-                        GAME.apply(state, other, legal[0])
-                    assert snapshot(state) == before
-        for action in legal:
-            json.dumps(GAME.apply(clone(state), seat, action))
-        listed = {json.dumps(canonical(a)) for a in legal}
-        before = snapshot(state)
-        for action in rng.sample(unlisted_candidates(state, seat, rng), 4):
-            if json.dumps(canonical(action)) in listed:
-                continue
-            with pytest.raises(RuleError):
-                GAME.apply(state, seat, action)
-            assert snapshot(state) == before
         previous = clone(state)
         if rng.random() < greedy_share:
             action = greedy(GAME.view(state, seat), legal, rng)

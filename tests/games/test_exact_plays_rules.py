@@ -66,7 +66,7 @@ def test_ep1_cards_and_players():
         assert info.value.field == "players"
     for players in (2, 3, 4):
         state = GAME.new_game(players, GAME.validate_options(players, {}), 3)
-        assert state["pile"] + sum(state["play"]) + sum(state["wild"]) == 40
+        assert state["token_pile"] + sum(state["play_tokens"]) + sum(state["wild_tokens"]) == 40
 
 
 # --- EP-2 setup ----------------------------------------------------------------------------
@@ -76,16 +76,16 @@ def test_ep1_cards_and_players():
 def test_ep2_two_players_remove_a_suit_and_draw_pile(seed):
     """EP-2: 2 players: one whole suit removed, 8 each, the other 8 a draw pile."""
     state = new_game(2, seed=seed)
-    removed = {c[1] for c in state["unused"]}
-    assert len(state["unused"]) == 8 and len(removed) == 1
-    in_play = state["hands"][0] + state["hands"][1] + state["draw"]
+    removed = {c[1] for c in state["set_aside"]}
+    assert len(state["set_aside"]) == 8 and len(removed) == 1
+    in_play = state["hands"][0] + state["hands"][1] + state["draw_pile"]
     assert len(in_play) == 24 and not removed & {c[1] for c in in_play}
-    assert [len(h) for h in state["hands"]] == [8, 8] and len(state["draw"]) == 8
+    assert [len(h) for h in state["hands"]] == [8, 8] and len(state["draw_pile"]) == 8
     assert sorted(all_cards(state)) == sorted(ALL_CODES)
 
 
 def test_ep2_two_player_removed_suit_comes_from_the_seed():
-    removed = {new_game(2, seed=seed)["unused"][0][1] for seed in range(40)}
+    removed = {new_game(2, seed=seed)["set_aside"][0][1] for seed in range(40)}
     assert removed == {"M", "S", "A", "B"}
 
 
@@ -93,9 +93,9 @@ def test_ep2_three_players_set_aside_and_four_players_all_dealt():
     """EP-2: 3 players: 8 set aside unseen; 4 players: all 32 dealt."""
     three = new_game(3, seed=2)
     assert [len(h) for h in three["hands"]] == [8, 8, 8]
-    assert len(three["unused"]) == 8 and three["draw"] == []
+    assert len(three["set_aside"]) == 8 and three["draw_pile"] == []
     four = new_game(4, seed=2)
-    assert [len(h) for h in four["hands"]] == [8] * 4 and four["unused"] == []
+    assert [len(h) for h in four["hands"]] == [8] * 4 and four["set_aside"] == []
     assert sorted(c for h in four["hands"] for c in h) == sorted(ALL_CODES)
 
 
@@ -106,11 +106,11 @@ def test_ep2_stacked_decks_deal_in_seat_order():
     state = new_game(2, decks=[order])
     assert state["hands"][0] == order[:8]
     assert sorted(state["hands"][1]) == sorted(order[8:16])
-    assert state["draw"] == order[16:]
-    assert {c[1] for c in state["unused"]} == {"B"}
+    assert state["draw_pile"] == order[16:]
+    assert {c[1] for c in state["set_aside"]} == {"B"}
     three = deck(3, {})
     state = new_game(3, decks=[three])
-    assert sorted(state["unused"]) == sorted(three[24:])
+    assert sorted(state["set_aside"]) == sorted(three[24:])
 
 
 def test_ep2_each_round_new_deal_and_later_rounds_shuffled():
@@ -198,7 +198,11 @@ def test_ep3_everyone_declares_secretly_and_may_change():
     assert "declarations_revealed" in types(events)
     revealed = next(e for e in events if e["type"] == "declarations_revealed")
     assert revealed["declarations"] == [3, 2, 5]
-    assert state["play"] == [3, 2, 5] and state["wild"] == [0, 0, 0] and state["pile"] == 30
+    assert (
+        state["play_tokens"] == [3, 2, 5]
+        and state["wild_tokens"] == [0, 0, 0]
+        and state["token_pile"] == 30
+    )
     assert GAME.view(state, None)["declarations"] == [3, 2, 5]
 
 
@@ -210,13 +214,15 @@ def test_ep3_declaration_is_0_to_10(tokens):
 
 
 def test_ep3_no_play_actions_during_declarations():
-    """Another phase's action is not-your-turn (DESIGN: wrong phase, 409), so a client
-    whose declaration arrives just after the reveal simply looks again."""
+    """Another phase's action is not-your-turn (docs/api.md: wrong phase, 409), so a client
+    whose declaration arrives just after the reveal simply looks again. The refusal names
+    the ruling that says when the action belongs: EP-6 for a turn's pass, EP-3 for a
+    declaration."""
     state = new_game(2)
-    assert refused(state, 0, {"type": "pass"}, NotYourTurn).rule == "EP-3"
-    refused(state, 0, {"type": "rps", "shape": "rock"}, NotYourTurn)
+    assert refused(state, 0, {"type": "pass"}, NotYourTurn).rule == "EP-6"
+    assert refused(state, 0, {"type": "rps", "shape": "rock"}, NotYourTurn).rule == "EP-4"
     declare_all(state, [3, 3])  # a tie: rock-paper-scissors
-    assert refused(state, 0, {"type": "declare", "tokens": 4}, NotYourTurn).rule == "EP-4"
+    assert refused(state, 0, {"type": "declare", "tokens": 4}, NotYourTurn).rule == "EP-3"
 
 
 # --- EP-4 start player ---------------------------------------------------------------------
@@ -225,7 +231,7 @@ def test_ep3_no_play_actions_during_declarations():
 def test_ep4_most_tokens_starts():
     state = new_game(3, seed=1)
     events = declare_all(state, [2, 6, 4])
-    assert state["phase"] == "play" and state["start"] == 1 and GAME.to_act(state) == {1}
+    assert state["phase"] == "play" and state["start_player"] == 1 and GAME.to_act(state) == {1}
     assert {"type": "start_player", "seat": 1, "reason": "most_tokens"} in events
 
 
@@ -271,7 +277,7 @@ def test_ep4_tie_goes_to_rock_paper_scissors_among_the_tied():
     act(state, 2, "rps", shape="scissors")
     events = act(state, 3, "rps", shape="paper")
     assert {"type": "start_player", "seat": 2, "reason": "rock_paper_scissors"} in events
-    assert state["phase"] == "play" and state["start"] == 2 and GAME.to_act(state) == {2}
+    assert state["phase"] == "play" and state["start_player"] == 2 and GAME.to_act(state) == {2}
     throws = GAME.view(state, None)["rps"]["throws"]
     assert len(throws) == 4 and throws[-1]["remaining"] == [2]
 
@@ -296,17 +302,17 @@ def test_ep4_tiebreak_random_draws_from_the_seed():
     for seed in range(20):
         state = new_game(3, seed=seed, tiebreak="random")
         events = declare_all(state, [4, 1, 4])
-        assert state["phase"] == "play" and state["start"] in (0, 2)
+        assert state["phase"] == "play" and state["start_player"] in (0, 2)
         assert {
             "type": "start_player",
-            "seat": state["start"],
+            "seat": state["start_player"],
             "reason": "random",
             "tied": [0, 2],
         } in events
-        starts.add(state["start"])
+        starts.add(state["start_player"])
         again = new_game(3, seed=seed, tiebreak="random")
         declare_all(again, [4, 1, 4])
-        assert again["start"] == state["start"]
+        assert again["start_player"] == state["start_player"]
     assert starts == {0, 2}
 
 
@@ -324,8 +330,8 @@ def test_ep5_field_cleared_when_turn_returns_to_its_player():
     assert "field_cleared" in types(events)
     cleared = next(e for e in events if e["type"] == "field_cleared")
     assert cleared["by"] == 0 and cleared["reason"] == "returned"
-    assert state["field"] == [] and state["start"] == 0 and state["turn"] == 0
-    assert sorted(state["out"]) == sorted(["4M", "4S", "4A"])
+    assert state["field"] == [] and state["start_player"] == 0 and state["current_seat"] == 0
+    assert sorted(state["cleared"]) == sorted(["4M", "4S", "4A"])
     view = GAME.view(state, None)
     assert view["field"] == [] and view["start_player"] == 0 and view["turn"] == 0
     # with an empty field and Play tokens the new start player must play (EP-10)
@@ -338,18 +344,18 @@ def test_ep5_two_players_not_cleared_after_the_opponent_draws():
     play(state, 0, ["5M"])
     events = act(state, 1, "draw")
     assert "field_cleared" not in types(events)
-    assert state["turn"] == 0 and state["field"] == ["5M"] and state["fby"] == 0
+    assert state["current_seat"] == 0 and state["field"] == ["5M"] and state["field_by"] == 0
     assert {"type": "play", "cards": ["6M"]} in GAME.legal_actions(state, 0)
 
 
 def test_ep6_one_thing_per_turn_clockwise():
     state = started(3, {}, [2, 3, 1])
-    assert state["turn"] == 1
+    assert state["current_seat"] == 1
     hand = state["hands"][1]
     play(state, 1, [hand[0]])
-    assert state["turn"] == 2
+    assert state["current_seat"] == 2
     act(state, 2, "pass")
-    assert state["turn"] == 0
+    assert state["current_seat"] == 0
     refused(state, 2, {"type": "pass"}, NotYourTurn)
 
 
@@ -363,8 +369,8 @@ def test_ep7_empty_field_any_combination_of_any_size():
     assert (("4M", "5M", "6M", "7M", "8M"), None) in legal
     assert (("2S", "2A"), None) in legal and (("9B",), None) in legal
     play(state, 0, ["8M", "4M", "6M", "5M", "7M"])  # any order on the wire
-    assert state["field"] == ["4M", "5M", "6M", "7M", "8M"] and state["fby"] == 0
-    assert state["play"][0] == 4 and state["pile"] == 40 - 8 + 1
+    assert state["field"] == ["4M", "5M", "6M", "7M", "8M"] and state["field_by"] == 0
+    assert state["play_tokens"][0] == 4 and state["token_pile"] == 40 - 8 + 1
 
 
 def test_ep7_same_count_needs_a_higher_card():
@@ -426,7 +432,7 @@ def test_ep7_kind_need_not_match_and_overwritten_cards_leave():
     play(state, 0, ["4M", "4S"])  # a set
     events = play(state, 1, ["5A", "6A"])  # a run beats it
     assert next(e for e in events if e["type"] == "played")["kind"] == "run"
-    assert state["field"] == ["5A", "6A"] and state["out"] == ["4M", "4S"]
+    assert state["field"] == ["5A", "6A"] and state["cleared"] == ["4M", "4S"]
 
 
 @pytest.mark.parametrize(
@@ -473,11 +479,11 @@ def with_wild() -> dict:
     act(state, 3, "pass")
     events = act(state, 0, "pass", switch="to_wild")  # EP-10: switching while passing
     assert next(e for e in events if e["type"] == "passed")["switch"] == "to_wild"
-    assert state["play"][0] == 4 and state["wild"][0] == 1
+    assert state["play_tokens"][0] == 4 and state["wild_tokens"][0] == 1
     play(state, 1, ["4S"])  # seat 1's field came back to it (EP-5): it starts again
     act(state, 2, "pass")
     act(state, 3, "pass")
-    assert state["turn"] == 0 and state["field"] == ["4S"]
+    assert state["current_seat"] == 0 and state["field"] == ["4S"]
     return state
 
 
@@ -495,12 +501,16 @@ def test_ep8_wild_variants_are_listed_exactly():
 
 def test_ep8_wild_pays_a_play_token_and_returns_to_the_pile():
     state = with_wild()
-    pile = state["pile"]
+    pile = state["token_pile"]
     events = play(state, 0, ["3M"], wild=2)
     played = next(e for e in events if e["type"] == "played")
     assert played["kind"] == "run" and played["wild"] == {"number": 2, "suit": "mushroom"}
-    assert state["play"][0] == 3 and state["wild"][0] == 0 and state["pile"] == pile + 2
-    assert state["fw"] == 2 and state["field"] == ["3M"]
+    assert (
+        state["play_tokens"][0] == 3
+        and state["wild_tokens"][0] == 0
+        and state["token_pile"] == pile + 2
+    )
+    assert state["field_wild"] == 2 and state["field"] == ["3M"]
     view = GAME.view(state, 2)
     assert view["field_wild"] == {"number": 2, "suit": "mushroom"}
     assert view["field_kind"] == "run"
@@ -548,11 +558,11 @@ def test_ep8_only_wild_tokens_no_play():
     act(state, 2, "pass")
     act(state, 3, "pass")
     act(state, 0, "pass", switch="to_wild")
-    assert state["play"][0] == 0 and state["wild"][0] == 1
+    assert state["play_tokens"][0] == 0 and state["wild_tokens"][0] == 1
     play(state, 1, ["3S"])
     act(state, 2, "pass")
     act(state, 3, "pass")
-    assert state["turn"] == 0
+    assert state["current_seat"] == 0
     assert GAME.legal_actions(state, 0) == [
         {"type": "pass"},
         {"type": "pass", "switch": "to_play"},
@@ -561,7 +571,7 @@ def test_ep8_only_wild_tokens_no_play():
     assert refused(state, 0, {"type": "play", "cards": ["9B"]}).rule == "EP-7"
     assert refused(state, 0, {"type": "pass", "switch": "to_wild"}).rule == "EP-10"
     act(state, 0, "pass", switch="to_play")
-    assert state["play"][0] == 1 and state["wild"][0] == 0
+    assert state["play_tokens"][0] == 1 and state["wild_tokens"][0] == 0
 
 
 # --- EP-9 out of cards / no choice ---------------------------------------------------------
@@ -588,7 +598,7 @@ def test_ep9_forced_play_and_automatic_pass_without_cards_or_tokens():
     state, events = e9_until_seat3_out([4, 2, 2, 2])
     assert types(events)[-3:] == ["field_cleared", "start_player", "played"]
     assert events[-1]["auto"] is True and events[-1]["cards"] == [card("9B")]
-    assert state["hands"][3] == [] and state["play"][3] == 0 and state["turn"] == 0
+    assert state["hands"][3] == [] and state["play_tokens"][3] == 0 and state["current_seat"] == 0
     play(state, 0, ["8M", "9M"])  # two cards, 8 < 9: seat 0 is out too, the round goes on
     assert state["phase"] == "play" and state["round"] == 1
     act(state, 1, "pass")
@@ -605,7 +615,7 @@ def test_ep9_forced_play_and_automatic_pass_without_cards_or_tokens():
 
 def test_ep9_no_cards_but_tokens_can_only_pass():
     state, _ = e9_until_seat3_out([4, 2, 2, 3])
-    assert state["hands"][3] == [] and state["play"][3] == 1
+    assert state["hands"][3] == [] and state["play_tokens"][3] == 1
     play(state, 0, ["8M", "9M"])
     act(state, 1, "pass")
     act(state, 2, "pass")
@@ -642,14 +652,14 @@ def test_ep10_empty_field_without_play_token_passes_to_the_next_start_player():
     act(state, 2, "pass")
     act(state, 3, "pass")
     play(state, 0, ["4M"])  # seat 0 has no Play token left
-    assert state["play"] == [0, 0, 1, 1]
+    assert state["play_tokens"] == [0, 0, 1, 1]
     act(state, 2, "pass")
     events = act(state, 3, "pass")
     # seat 0's field returns: cleared; seat 0 (no tokens) passes, seat 1 likewise, so the
     # start passes on to seat 2, who holds a Play token and must play
     starts = [(e["seat"], e["reason"]) for e in events if e["type"] == "start_player"]
     assert starts == [(0, "field_cleared"), (1, "pass"), (2, "pass")]
-    assert state["start"] == 2 and state["turn"] == 2 and state["field"] == []
+    assert state["start_player"] == 2 and state["current_seat"] == 2 and state["field"] == []
     assert all(a["type"] == "play" for a in GAME.legal_actions(state, 2))
 
 
@@ -666,11 +676,11 @@ def test_ep10_empty_field_wild_only_may_pass():
     act(state, 1, "pass")
     act(state, 2, "pass")
     act(state, 3, "pass")
-    assert state["turn"] == 0 and state["field"] == [] and state["start"] == 0
-    assert state["play"][0] == 0 and state["wild"][0] == 1
+    assert state["current_seat"] == 0 and state["field"] == [] and state["start_player"] == 0
+    assert state["play_tokens"][0] == 0 and state["wild_tokens"][0] == 1
     assert GAME.legal_actions(state, 0) == [{"type": "pass"}, {"type": "pass", "switch": "to_play"}]
     act(state, 0, "pass")
-    assert state["start"] == 1 and state["turn"] == 1
+    assert state["start_player"] == 1 and state["current_seat"] == 1
 
 
 @pytest.mark.parametrize("switch", ["to_both", "", 1, True, ["to_wild"]])
@@ -685,7 +695,7 @@ def test_ep10_switch_needs_a_token_of_that_side():
     assert refused(state, 1, {"type": "pass", "switch": "to_play"}).rule == "EP-10"
     assert {"type": "pass", "switch": "to_play"} not in GAME.legal_actions(state, 1)
     act(state, 1, "pass", switch=None)  # null is the same as no switch
-    assert state["play"][1] == 3
+    assert state["play_tokens"][1] == 3
 
 
 # --- 2 players: EP-10 pass clears, EP-11 draw --------------------------------------------
@@ -706,7 +716,7 @@ def test_ep11_draw_even_as_start_player_private_card_field_kept():
     assert drew["type"] == "drew" and drew["draw_pile"] == 7 and "card" not in drew
     assert redact_event(drew, 0)["card"] == card("2A")
     assert "card" not in redact_event(drew, 1) and "card" not in redact_event(drew, None)
-    assert "2A" in state["hands"][0] and state["turn"] == 1
+    assert "2A" in state["hands"][0] and state["current_seat"] == 1
     assert "2A" not in codes_in(GAME.view(state, 1)) | codes_in(GAME.view(state, None))
     assert "2A" in codes_in(GAME.view(state, 0)["you"]["hand"])
     assert GAME.view(state, 1)["draw_pile"] == 7
@@ -714,11 +724,11 @@ def test_ep11_draw_even_as_start_player_private_card_field_kept():
     play(state, 0, ["3M"])
     events = act(state, 1, "draw")  # EP-11: not cleared, nobody becomes start player
     assert types(events) == ["drew"]
-    assert state["turn"] == 0 and state["field"] == ["3M"] and state["fby"] == 0
+    assert state["current_seat"] == 0 and state["field"] == ["3M"] and state["field_by"] == 0
     events = act(state, 0, "pass")  # EP-10 (2p): the pass clears; the opponent starts
     assert types(events) == ["passed", "field_cleared", "start_player"]
     assert events[-1] == {"type": "start_player", "seat": 1, "reason": "pass"}
-    assert state["field"] == [] and state["start"] == 1 and state["turn"] == 1
+    assert state["field"] == [] and state["start_player"] == 1 and state["current_seat"] == 1
 
 
 def test_ep11_no_draw_without_cards_and_ep13_two_player_pass():
@@ -740,10 +750,10 @@ def test_ep11_no_draw_without_cards_and_ep13_two_player_pass():
 def test_ep11_draw_pile_runs_out_and_three_players_never_draw():
     state = two_player([3, 2])
     for _ in range(8):
-        act(state, state["turn"], "draw")
-    assert state["draw"] == [] and [len(h) for h in state["hands"]] == [12, 12]
-    assert {"type": "draw"} not in GAME.legal_actions(state, state["turn"])
-    assert refused(state, state["turn"], {"type": "draw"}).rule == "EP-11"
+        act(state, state["current_seat"], "draw")
+    assert state["draw_pile"] == [] and [len(h) for h in state["hands"]] == [12, 12]
+    assert {"type": "draw"} not in GAME.legal_actions(state, state["current_seat"])
+    assert refused(state, state["current_seat"], {"type": "draw"}).rule == "EP-11"
     three = started(3, {}, [3, 1, 1])
     assert refused(three, 0, {"type": "draw"}).rule == "EP-11"
     assert all(a["type"] != "draw" for a in GAME.legal_actions(three, 0))
@@ -783,7 +793,7 @@ def test_ep13_going_out_does_not_end_the_round_until_the_field_clears():
     follow a player who went out."""
     state = started(4, E9_HANDS, [2, 3, 1, 1])
     play(state, 1, SPLATS)  # seat 1 is out with 2 Play tokens left
-    assert state["phase"] == "play" and state["turn"] == 2
+    assert state["phase"] == "play" and state["current_seat"] == 2
     # nobody can beat eight cards 2-9; the field returns to seat 1: cleared, round over
     act(state, 2, "pass")
     act(state, 3, "pass")
@@ -817,7 +827,7 @@ def test_ep15_four_players_play_four_rounds_and_ties_share_the_win():
     state = new_game(4, decks=decks)
     for expected in ([-5, -9, -13, -17], [-9, -13, -17, -5], [-13, -17, -5, -9]):
         declare_all(state, [0, 0, 0, 0])
-        assert state["pen"][-1] == expected and state["phase"] == "declare"
+        assert state["penalties"][-1] == expected and state["phase"] == "declare"
     events = declare_all(state, [0, 0, 0, 0])
     assert state["phase"] == "over" and state["round"] == 4
     result = GAME.result(state)
@@ -894,7 +904,7 @@ def test_ep16_turns_count_automatic_passes():
     state = started(4, W_HANDS, [2, 0, 0, 0], turn_limit=4)
     events = play(state, 0, ["2M"])  # 1 play + 3 automatic passes = 4 turns
     assert GAME.result(state)["reason"] == "turn_limit"
-    assert state["turns"] == 4 and events[-1]["type"] == "game_over"
+    assert state["turns_played"] == 4 and events[-1]["type"] == "game_over"
 
 
 # --- EP-17 what each player sees -----------------------------------------------------------
@@ -902,7 +912,7 @@ def test_ep16_turns_count_automatic_passes():
 
 def test_ep17_view_contents_and_secrets():
     state = started(3, {0: W_HANDS[0], 1: SPLATS, 2: ACORNS}, [4, 2, 2])
-    aside = set(state["unused"])
+    aside = set(state["set_aside"])
     assert len(aside) == 8
     play(state, 0, ["2M"])
     spectator = GAME.view(state, None)
@@ -931,7 +941,7 @@ def test_ep17_view_contents_and_secrets():
 
 def test_ep17_two_player_removed_suit_and_draw_pile_are_secret():
     state = two_player([3, 2])
-    secret = set(state["unused"]) | set(state["draw"])
+    secret = set(state["set_aside"]) | set(state["draw_pile"])
     for seat in (0, 1, None):
         assert not codes_in(GAME.view(state, seat)) & secret
     for event in declare_events_for(2):
@@ -978,7 +988,11 @@ def test_ep14_rulebook_example_minus_34_played_out():
     assert ended["reason"] == "out_of_cards"
     assert ended["play_tokens"][0] == 3 and ended["wild_tokens"][0] == 1
     assert ended["penalties"][0] == -34 and ended["totals"][0] == -34
-    assert state["pile"] == 40 and state["play"] == [0] * 4 and state["wild"] == [0] * 4
+    assert (
+        state["token_pile"] == 40
+        and state["play_tokens"] == [0] * 4
+        and state["wild_tokens"] == [0] * 4
+    )
 
 
 # --- errors and the contract ----------------------------------------------------------------------
@@ -999,7 +1013,7 @@ def test_out_of_turn_and_bad_seats():
     state = started(4, W_HANDS, [6, 3, 3, 3])
     for seat in (1, 2, 3, 4, -1, "0", None, 0.0):
         refused(state, seat, {"type": "pass"}, NotYourTurn)
-    assert refused(state, 0, {"type": "declare", "tokens": 2}, NotYourTurn).rule == "EP-6"
+    assert refused(state, 0, {"type": "declare", "tokens": 2}, NotYourTurn).rule == "EP-3"
     assert refused(state, 0, {"type": "pass", "color": "red"}).field == "color"
 
 

@@ -1,27 +1,25 @@
-"""Mr Toast property tests: hundreds of random games, invariants checked at every step.
+"""Mr Toast property tests: what is particular to Mr Toast, checked at every step of random
+games (the conformance test, test_conformance.py, checks what every game must do).
 
-At every step: cards are conserved (MT-2), every listed legal action is accepted, junk and
-out-of-turn actions are refused without changing anything, no view or redacted event shows a
-seat (or a spectator) another seat's hand (MT-15), the state round-trips through JSON, and
-the game ends within its turn limit (MT-11).
+At every step: cards are conserved (MT-2); ``legal_actions`` is complete: every action
+built from the seat's own cards that it does not list is refused, except a clearing
+``clear_red`` combination, which is accepted though only minimal ones are listed (MT-7);
+and the game ends within its turn limit (MT-11) for the reason its result gives (MT-10).
 """
 
 from __future__ import annotations
 
 import json
 import random
-import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mr_toast_helpers import GAME, redacted
+from mr_toast_helpers import GAME
 
 from cardroom.bots.mr_toast import greedy
-from cardroom.games.base import NotYourTurn, RuleError
+from cardroom.games.base import RuleError
 from cardroom.games.mr_toast.cards import CODES
-
-_ID = re.compile(r'"(c\d+)"')
 
 compositions = st.one_of(
     st.none(),
@@ -53,77 +51,39 @@ game_setups = st.fixed_dictionaries(
 )
 
 
-def ids_in(value: Any) -> set[str]:
-    return set(_ID.findall(json.dumps(value)))
-
-
 def zone_count(state: dict[str, Any]) -> int:
-    pend = state["pend"]
-    count = len(state["draw"]) + len(state["disc"])
-    count += sum(len(hand) for hand in state["hand"])
+    pend = state["pending"]
+    count = len(state["draw_pile"]) + len(state["discard_pile"])
+    count += sum(len(hand) for hand in state["hands"])
     count += sum(len(entry) for fun in state["fun"] for entry in fun)
     count += sum(card is not None for card in state["red"])
-    count += sum(card is not None for card in state["brk"])
+    count += sum(card is not None for card in state["breaks"])
     if pend is not None:
-        count += 1 + len(pend["nw"])
+        count += 1 + len(pend["no_ways"])
     return count
 
 
 def all_cards(state: dict[str, Any]) -> list[int]:
-    cards = list(state["draw"]) + list(state["disc"])
-    for hand in state["hand"]:
+    cards = list(state["draw_pile"]) + list(state["discard_pile"])
+    for hand in state["hands"]:
         cards += hand
     for fun in state["fun"]:
         for entry in fun:
             cards += entry
     cards += [c for c in state["red"] if c is not None]
-    cards += [c for c in state["brk"] if c is not None]
-    pend = state["pend"]
+    cards += [c for c in state["breaks"] if c is not None]
+    pend = state["pending"]
     if pend is not None:
-        cards += [pend["c"]] + [c for _, c in pend["nw"]]
+        cards += [pend["card"]] + [c for _, c in pend["no_ways"]]
     return cards
-
-
-def junk_actions(
-    state: dict[str, Any], seat: int, legal: list[dict[str, Any]], rng: random.Random
-) -> list[Any]:
-    """Actions that are certainly illegal for ``seat`` now."""
-    others = [f"c{c}" for s, hand in enumerate(state["hand"]) if s != seat for c in hand]
-    public = [f"c{c}" for c in state["disc"]] + [f"c{c}" for c in state["draw"]]
-    foreign = others + public + [f"c{len(state['k']) + 7}", "c", "17", 17, True, 1.5]
-    junk: list[Any] = [
-        None,
-        "end_turn",
-        42,
-        [],
-        {},
-        {"type": "bogus"},
-        {"type": None},
-        {"type": ["allow"]},
-    ]
-    if state["ph"] == "react":
-        junk += [{"type": "end_turn"}, {"type": "score", "green": "c0"}]
-    else:
-        junk += [{"type": "allow"}, {"type": "no_way", "card": "c0"}]
-    for action in rng.sample(legal, min(3, len(legal))):
-        junk.append({**action, "zzz": 1})
-        for field in ("card", "green", "purple"):
-            if field in action:
-                junk.append({**action, field: rng.choice(foreign)})
-        if "greens" in action:
-            junk.append({**action, "greens": [*action["greens"], rng.choice(foreign)]})
-            junk.append({**action, "greens": action["greens"][0]})
-        if "target" in action:
-            junk.append({**action, "target": rng.choice([seat, state["n"], -1, "1", None])})
-    return junk
 
 
 def candidate_actions(state: dict[str, Any], seat: int, rng: random.Random) -> list[dict[str, Any]]:
     """Actions of every type built from the seat's own cards and every target."""
-    hand = [f"c{c}" for c in state["hand"][seat]]
-    k = state["k"]
-    code = {f"c{c}": k[c] for c in state["hand"][seat]}
-    targets = [None, *range(state["n"])]
+    hand = [f"c{c}" for c in state["hands"][seat]]
+    k = state["codes"]
+    code = {f"c{c}": k[c] for c in state["hands"][seat]}
+    targets = [None, *range(state["players"])]
     purples = [None] + [c for c in hand if code[c][0] == "P"]
     greens = [c for c in hand if code[c][0] == "G"]
     actions: list[dict[str, Any]] = [{"type": "end_turn"}, {"type": "allow"}]
@@ -154,9 +114,9 @@ def candidate_actions(state: dict[str, Any], seat: int, rng: random.Random) -> l
 def clears(state: dict[str, Any], seat: int, action: dict[str, Any]) -> bool:
     """Whether a well-formed clear_red of the seat's own cards must be accepted (MT-7)."""
     red = state["red"][seat]
-    if state["ph"] != "play" or red is None:
+    if state["phase"] != "play" or red is None:
         return False
-    k = state["k"]
+    k = state["codes"]
     cards = [*action["greens"], *([action["purple"]] if "purple" in action else [])]
     return sum(int(k[int(c[1:])][1]) for c in cards) >= int(k[red][1])
 
@@ -165,7 +125,7 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
     players, seed, options = setup["players"], setup["seed"], setup["options"]
     options = GAME.validate_options(players, options)
     state = GAME.new_game(players, options, seed)
-    size = len(state["k"])
+    size = len(state["codes"])
     rng = random.Random(seed)
     now = 0.0
     steps = 0
@@ -187,21 +147,6 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
         assert legal
         text = json.dumps(state)
 
-        # Every listed action is accepted.
-        for action in legal:
-            copy = json.loads(text)
-            GAME.apply(copy, seat, json.loads(json.dumps(action)), now)
-            assert len(all_cards(copy)) == size
-
-        # Junk and out-of-turn actions are refused and change nothing.
-        for action in junk_actions(state, seat, legal, rng):
-            try:
-                GAME.apply(state, seat, action, now)
-            except RuleError:
-                pass
-            else:
-                raise AssertionError(f"junk accepted: {action!r}")
-            assert json.dumps(state) == text
         # legal_actions is complete: every other action built from the seat's own cards is
         # refused (clear_red: any combination adding up to the red card is accepted).
         for action in candidate_actions(state, seat, rng):
@@ -218,17 +163,6 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
             else:
                 raise AssertionError(f"unlisted action accepted: {action!r}")
         assert json.dumps(state) == text
-        for other in set(range(-1, players + 1)) - to_act:
-            try:
-                GAME.apply(state, other, rng.choice(legal), now)
-            except NotYourTurn:
-                pass
-            else:
-                raise AssertionError(f"seat {other} acted out of turn")
-            assert json.dumps(state) == text
-
-        before_hands = [set(hand) for hand in state["hand"]]
-        before_draw = set(state["draw"])
         if seat in setup["greedy_seats"]:
             action = greedy(GAME.view(state, seat), legal, rng)
             assert action in legal
@@ -242,33 +176,6 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
         assert len(cards) == size == zone_count(state)
         assert sorted(cards) == list(range(size))
         assert json.loads(json.dumps(state)) == state
-
-        # MT-15: nothing of another seat's hand in any view, legal list or event. For events,
-        # the secret cards are those a seat held (or that lay in the draw pile) before the
-        # step and holds after it, except the cards the action itself played in public (a
-        # played card may come back to its player after a reshuffle within the same step).
-        played = ids_in(action)
-        for viewer in [None, *range(players)]:
-            hidden: set[str] = {f"c{c}" for c in state["draw"]}
-            secret: set[str] = set()
-            for other, hand in enumerate(state["hand"]):
-                if other == viewer:
-                    continue
-                hidden |= {f"c{c}" for c in hand}
-                kept = (before_hands[other] | before_draw) & set(hand)
-                secret |= {f"c{c}" for c in kept}
-            secret -= played
-            view = GAME.view(state, viewer)
-            assert not ids_in(view) & hidden, (viewer, ids_in(view) & hidden)
-            assert not ids_in(redacted(events, viewer)) & secret, (viewer, events)
-            if viewer is not None:
-                own = {f"c{c}" for c in state["hand"][viewer]}
-                assert {c["id"] for c in view["you"]["hand"]} == own
-                assert not ids_in(GAME.legal_actions(state, viewer)) - own
-        assert all(
-            len(hand) == v["hand_size"]
-            for hand, v in zip(state["hand"], GAME.view(state, None)["seats"], strict=True)
-        )
 
     result = GAME.result(state)
     assert result["turn"] <= limit
@@ -287,7 +194,7 @@ def play_checked(setup: dict[str, Any]) -> dict[str, Any]:
 
 
 @settings(
-    max_examples=200,
+    max_examples=120,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

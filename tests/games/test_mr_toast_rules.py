@@ -24,14 +24,14 @@ FILLER = ["NW", "NW", "NW", "NW", "NW"]
 
 
 def zone_count(state: dict) -> int:
-    pend = state["pend"]
-    count = len(state["draw"]) + len(state["disc"])
-    count += sum(len(hand) for hand in state["hand"])
+    pend = state["pending"]
+    count = len(state["draw_pile"]) + len(state["discard_pile"])
+    count += sum(len(hand) for hand in state["hands"])
     count += sum(len(entry) for fun in state["fun"] for entry in fun)
     count += sum(card is not None for card in state["red"])
-    count += sum(card is not None for card in state["brk"])
+    count += sum(card is not None for card in state["breaks"])
     if pend is not None:
-        count += 1 + len(pend["nw"])
+        count += 1 + len(pend["no_ways"])
     return count
 
 
@@ -40,9 +40,9 @@ def zone_count(state: dict) -> int:
 
 def test_mt1_default_deck_has_90_cards_of_the_listed_kinds():
     state = GAME.new_game(4, {}, seed=3)
-    assert len(state["k"]) == 90
-    assert Counter(state["k"]) == Counter(DEFAULT_COUNTS)
-    counts = Counter(state["k"])
+    assert len(state["codes"]) == 90
+    assert Counter(state["codes"]) == Counter(DEFAULT_COUNTS)
+    counts = Counter(state["codes"])
     assert sum(counts[c] for c in ("G1", "G2", "G3", "G4", "G5")) == 36
     assert sum(counts[c] for c in ("R2", "R3", "R4", "R5")) == 16
     assert sum(counts[c] for c in ("P1", "P2", "P3")) == 12
@@ -57,7 +57,7 @@ def test_mt1_composition_option_replaces_the_deck():
         {"code": "R2", "count": 0},
     ]
     state = GAME.new_game(2, {"composition": composition}, seed=1)
-    assert Counter(state["k"]) == Counter({"G5": 20, "NW": 3})
+    assert Counter(state["codes"]) == Counter({"G5": 20, "NW": 3})
     assert zone_count(state) == 23
 
 
@@ -86,7 +86,7 @@ def test_mt1_composition_is_validated(composition, message):
 def test_mt1_composition_limits_2_and_200_are_accepted():
     for total in (2, 200):
         opts = GAME.validate_options(2, {"composition": [{"code": "G1", "count": total}]})
-        assert len(GAME.new_game(2, opts, 1)["k"]) == total
+        assert len(GAME.new_game(2, opts, 1)["codes"]) == total
 
 
 def test_small_deck_deals_everyone_the_same_smaller_hand():
@@ -94,10 +94,10 @@ def test_small_deck_deals_everyone_the_same_smaller_hand():
     opts = {"composition": [{"code": "G1", "count": 7}], "first_seat": 0}
     state = GAME.new_game(3, opts, seed=2)
     # 7 // 3 = 2 each, 1 left in the draw pile; seat 0 drew it at the start of turn 1.
-    assert [len(h) for h in state["hand"]] == [3, 2, 2]
-    assert state["draw"] == []
+    assert [len(h) for h in state["hands"]] == [3, 2, 2]
+    assert state["draw_pile"] == []
     state = GAME.new_game(3, {"composition": [{"code": "G1", "count": 2}]}, seed=2)
-    assert sum(len(h) for h in state["hand"]) == 1  # nothing dealt, one card drawn
+    assert sum(len(h) for h in state["hands"]) == 1  # nothing dealt, one card drawn
 
 
 # --- MT-2: ids, conservation ---------------------------------------------------------------------
@@ -107,7 +107,7 @@ def test_mt2_every_card_has_a_unique_id_and_cards_are_conserved():
     t = Table([["G3", "P2", "R4", "TB", "FP"], ["G2", "R3", "IT", "NW", "G1"]], ["G4", "G5"])
     ids = [card["id"] for seat in (0, 1) for card in t.view(seat)["you"]["hand"]]
     assert len(set(ids)) == len(ids)
-    assert {f"c{n}" for n in range(90)} == {f"c{n}" for n in range(len(t.state["k"]))}
+    assert {f"c{n}" for n in range(90)} == {f"c{n}" for n in range(len(t.state["codes"]))}
     t.score(0, "G3", "P2")
     t.end_turn(0)
     t.act(1, {"type": "give_red", "card": t.card(1, "R3"), "target": 0})
@@ -119,7 +119,7 @@ def test_mt2_every_card_has_a_unique_id_and_cards_are_conserved():
 
 def test_mt2_ids_do_not_reveal_deal_position():
     """Ids are a random permutation: seat 0 is not simply dealt c0..c4."""
-    hands = {tuple(sorted(GAME.new_game(2, {}, seed)["hand"][1][:5])) for seed in range(20)}
+    hands = {tuple(sorted(GAME.new_game(2, {}, seed)["hands"][1][:5])) for seed in range(20)}
     assert len(hands) == 20
 
 
@@ -145,9 +145,9 @@ def test_mt3_two_to_six_players(players):
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_mt3_deal_five_each_rest_is_draw_pile_discard_empty(players):
     state = GAME.new_game(players, {"first_seat": 0}, seed=9)
-    assert [len(hand) for hand in state["hand"]] == [6] + [5] * (players - 1)
-    assert len(state["draw"]) == 90 - 5 * players - 1
-    assert state["disc"] == []
+    assert [len(hand) for hand in state["hands"]] == [6] + [5] * (players - 1)
+    assert len(state["draw_pile"]) == 90 - 5 * players - 1
+    assert state["discard_pile"] == []
     view = GAME.view(state, None)
     assert view["draw_pile"] == 90 - 5 * players - 1
     assert view["discard_pile"] == []
@@ -155,7 +155,7 @@ def test_mt3_deal_five_each_rest_is_draw_pile_discard_empty(players):
 
 def test_mt3_shuffle_is_seeded_and_deterministic():
     assert GAME.new_game(4, {}, 5) == GAME.new_game(4, {}, 5)
-    assert GAME.new_game(4, {}, 5)["k"] != GAME.new_game(4, {}, 6)["k"]
+    assert GAME.new_game(4, {}, 5)["codes"] != GAME.new_game(4, {}, 6)["codes"]
 
 
 def test_stacked_deck_deals_in_order():
@@ -164,7 +164,7 @@ def test_stacked_deck_deals_in_order():
     )
     assert t.hand(0) == ["G1", "G2", "G3", "G4", "G5", "TB"]
     assert t.hand(1) == ["R2", "R3", "R4", "R5", "P1"]
-    assert [t.state["k"][c] for c in t.state["draw"][:1]] == ["FP"]
+    assert [t.state["codes"][c] for c in t.state["draw_pile"][:1]] == ["FP"]
 
 
 def test_deck_option_must_be_a_permutation_of_the_deck():
@@ -238,15 +238,15 @@ def test_mt4_first_seat_option_and_play_moves_to_the_left():
     state = GAME.new_game(4, {"first_seat": 2}, seed=1)
     order = []
     for _ in range(6):
-        order.append(state["cur"])
-        GAME.apply(state, state["cur"], {"type": "end_turn"})
+        order.append(state["current_seat"])
+        GAME.apply(state, state["current_seat"], {"type": "end_turn"})
     assert order == [2, 3, 0, 1, 2, 3]
 
 
 def test_mt4_first_seat_is_drawn_from_the_seed():
-    firsts = [GAME.new_game(4, {}, seed)["cur"] for seed in range(60)]
+    firsts = [GAME.new_game(4, {}, seed)["current_seat"] for seed in range(60)]
     assert set(firsts) == {0, 1, 2, 3}
-    assert firsts == [GAME.new_game(4, {}, seed)["cur"] for seed in range(60)]
+    assert firsts == [GAME.new_game(4, {}, seed)["current_seat"] for seed in range(60)]
 
 
 # --- MT-5: draw at the start of a turn, reshuffle ------------------------------------------------
@@ -314,7 +314,7 @@ def test_mt6_take_a_break_skips_the_whole_next_turn():
     assert events[3]["seat"] == 1 and events[6]["seat"] == 2
     assert len(t.hand(1)) == 5  # no draw for the skipped seat
     assert t.view(None)["discard_pile"][-1]["code"] == "TB"
-    assert t.state["cur"] == 2 and t.state["turn"] == 3
+    assert t.state["current_seat"] == 2 and t.state["turn"] == 3
     assert t.hand(2)[-1] == "G3"  # seat 2 drew the card under G2 (which seat 0 drew)
 
 
@@ -322,11 +322,11 @@ def test_mt6_take_a_break_lies_in_front_until_the_turn_is_skipped():
     t = Table([["TB", "G1", "G1", "G1", "G1"], FILLER, FILLER], first_seat=0)
     t.act(0, {"type": "play_blue", "card": t.card(0, "TB"), "target": 2})
     t.allow_all()
-    assert t.state["cur"] == 1
+    assert t.state["current_seat"] == 1
     assert t.seat_public(2)["take_a_break"]["code"] == "TB"
     events = t.end_turn(1)
     assert "skipped" in types(events)
-    assert t.state["cur"] == 0
+    assert t.state["current_seat"] == 0
     assert t.seat_public(2)["take_a_break"] is None
 
 
@@ -437,7 +437,7 @@ def test_mt7_clear_a_chore_with_greens_adding_up_to_at_least_the_red():
     assert t.seat_public(0)["red"] is None
     assert [c["code"] for c in t.view(None)["discard_pile"]] == ["R5", "G2", "G3"]
     assert t.scores() == before  # no points for clearing
-    assert t.state["ph"] == "blue"
+    assert t.state["phase"] == "blue"
 
 
 def test_mt7_clear_with_a_purple_buddy_and_overpaying_is_fine():
@@ -479,7 +479,7 @@ def test_mt7_clear_red_lists_minimal_combinations_and_accepts_any_other():
     t = red_in_front(["G5", "G4", "G1", "P1"], red="R5")
     clears = [a for a in t.legal(0) if a["type"] == "clear_red"]
     as_codes = sorted(
-        (tuple(sorted(t.state["k"][int(g[1:])] for g in a["greens"])), a.get("purple"))
+        (tuple(sorted(t.state["codes"][int(g[1:])] for g in a["greens"])), a.get("purple"))
         for a in clears
     )
     assert as_codes == [
@@ -522,24 +522,24 @@ def test_mt8_a_blue_card_after_a_step_two_play_then_the_turn_ends():
     t.act(0, {"type": "play_blue", "card": t.card(0, "FP")})
     events = t.act(1, {"type": "allow"})
     assert "turn_ended" in types(events)
-    assert t.state["cur"] == 1
+    assert t.state["current_seat"] == 1
 
 
 def test_mt8_a_blue_card_with_no_step_two_play():
     t = Table([["G3", "FP", "FP", "NW", "NW"], FILLER])
     t.act(0, {"type": "play_blue", "card": t.card(0, "FP")})
     t.act(1, {"type": "allow"})
-    assert t.state["cur"] == 1
+    assert t.state["current_seat"] == 1
     assert t.scores() == [0, 0]
 
 
 def test_mt8_ending_the_turn_is_an_explicit_action():
     t = Table([["G3", "FP", "FP", "NW", "NW"], FILLER])
     t.score(0, "G3")
-    assert t.state["cur"] == 0 and t.to_act() == {0}
+    assert t.state["current_seat"] == 0 and t.to_act() == {0}
     events = t.end_turn(0)
     assert types(events)[:2] == ["turn_ended", "turn_started"]
-    assert t.state["cur"] == 1
+    assert t.state["current_seat"] == 1
     t.refused(1, {"type": "end_turn", "now": 1}, IllegalAction)
 
 
@@ -561,7 +561,7 @@ def test_mt8_only_one_blue_card_per_turn():
     t.act(0, {"type": "play_blue", "card": t.card(0, "FP", 0)})
     t.refused(0, {"type": "play_blue", "card": t.card(0, "FP")}, NotYourTurn)
     t.act(1, {"type": "allow"})
-    assert t.state["cur"] == 1
+    assert t.state["current_seat"] == 1
 
 
 # --- MT-9: blue effects --------------------------------------------------------------------------
@@ -578,7 +578,7 @@ def test_mt9_take_a_break_needs_another_player_without_one():
     t.act(0, {"type": "play_blue", "card": tb, "target": 2})
     t.allow_all()
     events = t.end_turn(1)
-    assert "skipped" in types(events) and t.state["cur"] == 0  # seat 2 took a break
+    assert "skipped" in types(events) and t.state["current_seat"] == 0  # seat 2 took a break
     t2 = Table(
         [["TB", "TB", "NW", "NW", "NW"], FILLER, ["TB", *FILLER[1:]]], first_seat=2, fill=False
     )
@@ -801,7 +801,7 @@ def test_mt13_one_no_way_cancels_the_blue_card_and_nothing_moves():
     assert types(events)[:3] == ["allowed", "blue_cancelled", "turn_ended"]
     assert t.seat_public(1)["take_a_break"] is None
     assert [c["code"] for c in t.view(None)["discard_pile"]] == ["TB", "NW"]
-    assert t.state["cur"] == 1  # the turn ended; seat 1 was not skipped
+    assert t.state["current_seat"] == 1  # the turn ended; seat 1 was not skipped
     assert zone_count(t.state) == 90
 
 
@@ -857,7 +857,7 @@ def test_mt13_the_deadline_closes_the_window_lazily():
     assert types(events)[:2] == ["window_closed", "blue_cancelled"]
     assert events[0]["defaulted"] == [0, 2]
     assert GAME.deadline(t.state) is None
-    assert t.state["cur"] == 1
+    assert t.state["current_seat"] == 1
 
 
 def test_mt14_a_late_request_closes_the_window_first():
@@ -866,11 +866,11 @@ def test_mt14_a_late_request_closes_the_window_first():
     # Too late to say No Way: the window closes first (TB happens), seat 1's turn begins,
     # and a No Way is then out of place: refused, and the state is left as it was.
     t.refused(1, {"type": "no_way", "card": t.card(1, "NW")}, NotYourTurn, now=200.0)
-    assert t.state["ph"] == "react"
+    assert t.state["phase"] == "reaction"
     events = t.act(1, {"type": "end_turn"}, now=200.0)
     assert types(events)[:3] == ["window_closed", "blue_resolved", "turn_ended"]
     assert "skipped" in types(events)  # seat 2 had the Take a Break
-    assert t.state["cur"] == 0
+    assert t.state["current_seat"] == 0
 
 
 def test_mt13_without_now_there_is_no_deadline():
@@ -926,7 +926,7 @@ def test_mt14_auto_allow_resolves_at_once_when_nobody_can_react():
     )
     events = t.act(0, {"type": "play_blue", "card": t.card(0, "FP")})
     assert types(events)[:3] == ["blue_played", "allowed", "blue_resolved"]
-    assert t.state["cur"] == 1
+    assert t.state["current_seat"] == 1
 
 
 # --- MT-15: views --------------------------------------------------------------------------------
@@ -962,8 +962,8 @@ def test_mt15_public_view_and_private_hand():
     mine = t.view(0)
     assert mine["you"]["seat"] == 0
     assert len(mine["you"]["hand"]) == 4
-    hidden = {f"c{c}" for c in t.state["hand"][1]} | {f"c{c}" for c in t.state["draw"]}
-    assert not card_ids_in(spectator) & (hidden | {f"c{c}" for c in t.state["hand"][0]})
+    hidden = {f"c{c}" for c in t.state["hands"][1]} | {f"c{c}" for c in t.state["draw_pile"]}
+    assert not card_ids_in(spectator) & (hidden | {f"c{c}" for c in t.state["hands"][0]})
     assert not card_ids_in(mine) & hidden
     assert json.loads(json.dumps(mine)) == mine
 
@@ -976,7 +976,7 @@ def test_mt15_the_drawn_card_is_seen_by_the_drawer_alone():
     for seat in (0, None):
         for event in events:
             shown = redact_event(event, seat)
-            assert not card_ids_in(shown) & {f"c{c}" for c in t.state["hand"][1]}
+            assert not card_ids_in(shown) & {f"c{c}" for c in t.state["hands"][1]}
 
 
 def test_card_wire_format():
@@ -1005,7 +1005,7 @@ def test_card_wire_format():
 def test_out_of_turn_and_malformed_actions_are_refused_cleanly():
     t = Table([["G3", "NW", "NW", "NW", "NW"], FILLER])
     error = t.refused(1, {"type": "end_turn"}, NotYourTurn)
-    assert error.problem_type == "not-your-turn"
+    assert error.rule == "MT-4"
     for seat in (2, -1, None, "0", True):
         t.refused(seat, {"type": "end_turn"}, NotYourTurn)
     for action in (None, "end_turn", 5, [], {}, {"type": 3}, {"type": "fold"}):
@@ -1034,7 +1034,7 @@ def example_position():
     t.end_turn(0)
     t.act(1, {"type": "give_red", "card": t.card(1, "R3"), "target": 0})
     t.end_turn(1)
-    assert t.state["cur"] == 0
+    assert t.state["current_seat"] == 0
     assert sorted(t.hand(0)) == sorted(["G4", "R3", "FP", "IT", "NW", "NW"])
     assert t.seat_public(0)["red"]["code"] == "R3"
     assert t.seat_public(1)["red"] is None and t.scores()[1] == 2
@@ -1063,7 +1063,7 @@ def test_rulebook_example_clear_with_the_green_4_then_find_a_penny():
     events = t.act(1, {"type": "allow"})
     drew = next(e for e in events if e["type"] == "drew" and e["seat"] == 0)
     assert [c["code"] for c in redact_event(drew, 0)["cards"]] == ["G5", "G3"]
-    assert t.state["cur"] == 1  # then their turn ends
+    assert t.state["current_seat"] == 1  # then their turn ends
 
 
 def test_rulebook_example_give_the_red_3_then_in_the_trash():
@@ -1074,7 +1074,7 @@ def test_rulebook_example_give_the_red_3_then_in_the_trash():
     assert t.seat_public(0)["red"] is None
     assert t.seat_public(1)["red"]["code"] == "R3"
     assert [c["code"] for c in t.view(None)["discard_pile"]] == ["R3", "IT"]
-    assert t.state["cur"] == 1
+    assert t.state["current_seat"] == 1
 
 
 # --- state ---------------------------------------------------------------------------------------

@@ -14,10 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import redis
-
 from cardroom.games import get_game
 from cardroom.steps import Replay
+from cardroom.store.connection import plain_client
 from cardroom.store.games import GameRecord, game_key
 
 STAMPS = ("seq", "version", "actor")
@@ -34,7 +33,7 @@ class Accepted:
 
 def stored_game(redis_url: str, game_id: str) -> tuple[GameRecord, list[dict[str, Any]]]:
     """The game's record and its full (unredacted) event log, rebuilt from the stored log."""
-    client = redis.Redis.from_url(redis_url)
+    client = plain_client(redis_url)  # one Redis or a cluster
     try:
         record = GameRecord.from_hash(game_id, client.hgetall(game_key(game_id)))
     finally:

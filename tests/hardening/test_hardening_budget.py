@@ -20,7 +20,7 @@ from cardroom.progress import Progression
 from cardroom.store.due import bucket_of
 from cardroom.store.embedded import free_port
 
-from conftest import start_gunicorn, stop_gunicorn
+from gunicorns import start_gunicorn, stop_gunicorn
 from helpers import auth, create_game, join_all, view
 
 BUDGET = 25

@@ -14,7 +14,7 @@ from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.store.embedded import free_port
 
-from conftest import start_gunicorn, stop_gunicorn
+from gunicorns import start_gunicorn, stop_gunicorn
 from helpers import auth, create_game, join_all
 
 ROUTE_VIEW = "/v1/games/<game_id>/view"

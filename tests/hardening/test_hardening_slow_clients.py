@@ -20,7 +20,7 @@ import requests
 
 from cardroom.store.embedded import free_port
 
-from conftest import GUNICORN_CONFIG, stop_gunicorn, wait_healthy
+from gunicorns import GUNICORN_CONFIG, stop_gunicorn, wait_healthy
 
 CONNECTIONS = 60  # the worker's connections (CARDROOM_WORKER_CONNECTIONS)
 ATTACKERS = 3 * CONNECTIONS

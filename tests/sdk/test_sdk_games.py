@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cardroom_sdk import Client, GreedyBot, RandomBot, Seat, View
+from cardroom_sdk import ActionResult, Client, EagerBot, RandomBot, Seat, View
 
 
 def walk_strings(value: Any) -> set[str]:
@@ -49,7 +49,8 @@ def hand_keys_outside_you(value: Any, path: str = "") -> list[str]:
 
 
 class Player:
-    """One SDK bot in its own thread, with its own Client, recording every view it fetches."""
+    """One SDK bot in its own thread, with its own Client, recording every view it gets (the
+    views it fetches and those its actions' answers carry)."""
 
     def __init__(self, base_url: str, game_id: str, index: int, bot_class: type):
         self.client = Client(base_url, timeout=15)
@@ -62,6 +63,15 @@ class Player:
             return view
 
         self.client.view = recording_view  # type: ignore[method-assign]
+        act = self.client.act
+
+        def recording_act(*args: Any, **kwargs: Any) -> ActionResult:
+            result = act(*args, **kwargs)
+            if result.view is not None:
+                self.views.append(result.view)
+            return result
+
+        self.client.act = recording_act  # type: ignore[method-assign]
         self.seat: Seat = self.client.join(game_id, f"sdk-bot-{index}")
         self.bot = bot_class(seed=index)
         self.final: View | None = None
@@ -106,7 +116,7 @@ def play_game(live_server: str, game_type: str, players: int, bot_class: type) -
     ("game_type", "players", "bot_class"),
     [
         ("mr-toast", 4, RandomBot),
-        ("exact-plays", 4, GreedyBot),
+        ("exact-plays", 4, EagerBot),
         ("exact-plays", 2, RandomBot),
     ],
 )

@@ -8,6 +8,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import cardroom_sdk
 from cardroom_sdk import (
     ActionResult,
     EventBatch,
@@ -25,7 +26,8 @@ SDK = Path(__file__).resolve().parents[2] / "sdk"
 def test_distribution_metadata() -> None:
     project = tomllib.loads((SDK / "pyproject.toml").read_text())
     meta = project["project"]
-    assert meta["name"] == "cardroom-sdk" and meta["version"] == "0.1.0"
+    assert meta["name"] == "cardroom-sdk" and meta["version"] == "0.2.0"
+    assert cardroom_sdk.__version__ == meta["version"]
     assert meta["dependencies"] == ["requests>=2.31"]
     assert meta["requires-python"] == ">=3.11"
     assert meta["scripts"] == {"cardroom-bot": "cardroom_sdk.runner:main"}

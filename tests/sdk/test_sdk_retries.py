@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import socket
 import threading
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from cardroom_sdk import (
     ServerError,
     ServerUnavailable,
 )
+from cardroom_sdk.retry import Repeat, backoff_delay, may_retry_answer, retry_delay
 
 # --- a tiny TCP proxy that can drop a response on the floor ------------------------------
 
@@ -192,7 +194,8 @@ def test_connection_refused_is_retried_even_for_create() -> None:
     client._sleep = slept.append
     with pytest.raises(ServerUnavailable, match="3 attempt"):
         client.create_game("mr-toast", 2)  # never reached the server: safe to retry
-    assert slept == [0.01, 0.02]  # exponential backoff
+    # exponential backoff with jitter: between half and all of 0.01 * 2**n
+    assert len(slept) == 2 and 0.005 <= slept[0] <= 0.01 and 0.01 <= slept[1] <= 0.02
     with pytest.raises(ServerUnavailable):
         client.game("x")
 
@@ -274,7 +277,8 @@ def test_get_retries_503_honouring_retry_after(scripted: Any) -> None:
     )
     types = client.game_types()
     assert [t.game_type for t in types] == ["g"] and types[0].raw["future_field"] == 1
-    assert slept == [0.3, 0.02]  # Retry-After, then backoff * 2**1
+    # Retry-After (plus at most half the backoff interval), then backoff 0.01 * 2**1, jittered
+    assert len(slept) == 2 and 0.3 <= slept[0] <= 0.305 and 0.01 <= slept[1] <= 0.02
     assert len(server.seen) == 3
 
 
@@ -291,7 +295,9 @@ def test_unavailable_after_the_retries(scripted: Any) -> None:
         client.game("x")
     assert caught.value.status == 503 and caught.value.retry_after == 1.0
     assert caught.value.detail == "the game store is unavailable"
-    assert len(server.seen) == 4 and slept == [1.0, 1.0, 1.0]
+    assert len(server.seen) == 4 and len(slept) == 3
+    for attempt, delay in enumerate(slept):  # never before Retry-After, spread above it
+        assert 1.0 <= delay <= 1.0 + 0.01 * 2**attempt / 2
 
 
 def test_retry_after_longer_than_max_backoff_is_not_waited(scripted: Any) -> None:
@@ -362,3 +368,51 @@ def test_health_reports_unavailable_without_raising(scripted: Any) -> None:
     _, client, slept = scripted((503, {}, {"status": "unavailable", "redis": "TimeoutError"}))
     health = client.health()
     assert not health.ok and health.redis == "TimeoutError" and slept == []
+
+
+# --- what to retry, how long to wait: the named functions ---------------------------------
+
+
+def test_what_is_retried() -> None:
+    busy = Busy("busy", status=409)
+    unavailable = ServerUnavailable("down", status=503)
+    assert may_retry_answer(busy, Repeat.IF_UNSENT, 30)  # busy: nothing was applied
+    assert may_retry_answer(unavailable, Repeat.SAFE, 30)
+    assert not may_retry_answer(unavailable, Repeat.IF_UNSENT, 30)  # a create may have happened
+    assert not may_retry_answer(ServerError("oops", status=500), Repeat.SAFE, 30)
+    assert not may_retry_answer(RateLimited("slow", status=429, retry_after=1), Repeat.SAFE, 30)
+    later = ServerUnavailable("down", status=503, retry_after=60)
+    assert not may_retry_answer(later, Repeat.SAFE, 30)  # longer than we would wait: raised
+    assert may_retry_answer(later, Repeat.SAFE, 60)
+
+
+def test_backoff_doubles_with_jitter_and_retry_after_is_a_floor() -> None:
+    rng = random.Random(1)
+    for attempt in range(7):
+        ceiling = min(1.0, 0.1 * 2**attempt)
+        draws = [backoff_delay(attempt, 0.1, 1.0, rng) for _ in range(200)]
+        assert all(ceiling / 2 <= delay <= ceiling for delay in draws)
+        assert max(draws) - min(draws) > ceiling / 4  # spread, not one value
+    waits = [retry_delay(0, 2.0, 0.2, 30.0, rng) for _ in range(200)]
+    assert all(2.0 <= wait <= 2.1 for wait in waits)  # never sooner than Retry-After
+    assert max(waits) - min(waits) > 0.05  # and not all at the same instant
+    assert 0.1 <= retry_delay(0, 0.01, 0.2, 30.0, rng) <= 0.2  # a shorter Retry-After: backoff
+
+
+def test_clients_refused_together_do_not_retry_in_lockstep() -> None:
+    busy = (409, {"Retry-After": "0"}, problem(409, "busy", "too many concurrent changes"))
+    joined = (201, {}, {"game_id": "g", "seat": 1, "token": "t", "status": "active"})
+    server = Scripted([busy, joined] * 10)
+    try:
+        delays = []
+        for _ in range(10):  # ten clients (ten processes: each its own random generator)
+            client = Client(server.url, retries=3, backoff=0.2, timeout=5)
+            slept: list[float] = []
+            client._sleep = slept.append
+            client.join("g", "me")
+            delays += slept
+    finally:
+        server.close()
+    assert len(delays) == 10 and all(0.1 <= delay <= 0.2 for delay in delays)
+    assert len(set(delays)) == 10  # no two alike
+    assert max(delays) - min(delays) > 0.02  # spread over the interval (fails ~1 in 10**5)

@@ -1,9 +1,7 @@
-"""Bots, run_bot, the cardroom-bot command and the README's example, against a live server."""
+"""Bots, run_bot and the cardroom-bot command, against a live server."""
 
 from __future__ import annotations
 
-import os
-import re
 import subprocess
 import sys
 import textwrap
@@ -11,18 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cardroom_sdk import Bot, Client, FunctionBot, GreedyBot, RandomBot, View, load_bot, run_bot
+from cardroom_sdk import Bot, Client, EagerBot, FunctionBot, RandomBot, View, load_bot, run_bot
 from cardroom_sdk.runner import main
-
-ROOT = Path(__file__).resolve().parents[2]
-README = ROOT / "sdk" / "README.md"
-
-
-def readme_example() -> str:
-    text = README.read_text()
-    match = re.search(r"<!-- example -->\s*```python\n(.*?)```", text, re.DOTALL)
-    assert match, "sdk/README.md has no example after <!-- example -->"
-    return match.group(1)
 
 
 def test_run_bot_joins_and_plays_to_the_end(live_server: str) -> None:
@@ -30,7 +18,7 @@ def test_run_bot_joins_and_plays_to_the_end(live_server: str) -> None:
     game = client.create_game("mr-toast", 3, bots={0: "greedy", 2: "random"})
     seen: list[View] = []
 
-    class Watching(GreedyBot):
+    class Watching(EagerBot):
         def choose(self, view: View) -> dict:
             seen.append(view)
             return super().choose(view)
@@ -71,7 +59,7 @@ def test_load_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     assert isinstance(load_bot("random"), RandomBot)
-    assert isinstance(load_bot("greedy"), GreedyBot)
+    assert isinstance(load_bot("eager"), EagerBot)
     assert type(load_bot("my_bots:First")).__name__ == "First"
     assert isinstance(load_bot("my_bots:Duck"), FunctionBot)
     assert isinstance(load_bot("my_bots:last"), FunctionBot)
@@ -82,7 +70,22 @@ def test_load_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         Bot().choose(View("g", "t", "active", 0))
 
 
-def test_greedy_prefers_playing_to_ending() -> None:
+def test_greedy_is_the_servers_word_not_an_sdk_bot() -> None:
+    with pytest.raises(ValueError, match=r"'greedy' is the server's policy.*is 'eager'"):
+        load_bot("greedy")
+    with pytest.warns(DeprecationWarning, match="GreedyBot is now EagerBot"):
+        from cardroom_sdk import GreedyBot
+    assert GreedyBot is EagerBot
+    with pytest.warns(DeprecationWarning):
+        from cardroom_sdk.bot import GreedyBot as Old
+    assert Old is EagerBot
+    with pytest.raises(AttributeError):
+        import cardroom_sdk
+
+        cardroom_sdk.NoSuchBot  # noqa: B018
+
+
+def test_eager_prefers_playing_to_ending() -> None:
     view = View.from_json(
         {
             "game_id": "g",
@@ -98,7 +101,7 @@ def test_greedy_prefers_playing_to_ending() -> None:
             ],
         }
     )
-    assert GreedyBot().choose(view) == {"type": "score", "green": "c1", "purple": "c2"}
+    assert EagerBot().choose(view) == {"type": "score", "green": "c1", "purple": "c2"}
 
 
 def test_cardroom_bot_main(
@@ -116,6 +119,10 @@ def test_cardroom_bot_main(
     out = capsys.readouterr().out
     assert f"game {game.id} finished: winners" in out
     assert main(["--url", live_server, f"--game={game.id}", "--policy", "nope"]) == 2
+    assert main(["--url", live_server, f"--game={game.id}", "--policy", "greedy"]) == 2
+    assert "the SDK's game-agnostic heuristic, called GreedyBot before, is 'eager'" in (
+        capsys.readouterr().err
+    )
     assert main(["--url", live_server, "--game", "no-such-game"]) == 1
     assert "no game" in capsys.readouterr().err
 
@@ -133,7 +140,7 @@ def test_cardroom_bot_command_logs_every_move(live_server: str) -> None:
     done = subprocess.run(
         [
             *(str(console_script()), "--url", live_server, f"--game={game.id}", "--seat", "0"),
-            *("--name", "cli", "--policy", "greedy", "--verbose"),
+            *("--name", "cli", "--policy", "eager", "--verbose"),
         ],
         capture_output=True,
         text=True,
@@ -144,24 +151,3 @@ def test_cardroom_bot_command_logs_every_move(live_server: str) -> None:
     moves = [line for line in done.stderr.splitlines() if f"game {game.id} seat 0 plays" in line]
     assert moves and all(" INFO " in line for line in moves)
     assert client.game(game.id).seats[0].name == "cli"
-
-
-def test_readme_example_plays_a_whole_game(live_server: str, tmp_path: Path) -> None:
-    code = readme_example()
-    assert len(code.strip().splitlines()) <= 25
-    script = tmp_path / "play.py"
-    script.write_text(code)
-    env = {**os.environ, "CARDROOM_URL": live_server}
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    assert "finished: winners [" in done.stdout
-    # And joining a given game: one seat left free next to a server bot.
-    game = Client(live_server).create_game("mr-toast", 2, bots={0: "random"})
-    done = subprocess.run(
-        [sys.executable, str(script), game.id], capture_output=True, text=True, timeout=60, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    assert f"game {game.id}: playing seat 1" in done.stdout
-    assert Client(live_server).game(game.id).finished

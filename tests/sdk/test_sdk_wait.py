@@ -129,11 +129,15 @@ def test_simultaneous_phase_waits_for_the_others(live_server: str) -> None:
     game = main.create_game("exact-plays", 2, options={"tiebreak": "random"})
     first, second = main.join(game.id, "first"), main.join(game.id, "second")
     view = first.wait_for_turn(timeout=5)
-    assert view.public["phase"] == "declare" and view.my_turn
-    first.act({"type": "declare", "tokens": 5})
-    # Still in to_act (a declaration may change until all have declared), but it answered.
-    assert first.view().my_turn
-    assert first.wait_for_turn(timeout=0, again=True).my_turn
+    assert view.public["phase"] == "declare" and view.my_turn and view.awaiting == [0, 1]
+    result = first.act({"type": "declare", "tokens": 5})
+    # It answered: the game no longer waits for it, though it may still change it (EP-3).
+    assert result.view is not None and result.view.awaiting == [1]
+    view = first.view()
+    assert view.to_act == [0, 1] and view.awaiting == [1]
+    assert view.can_act and not view.my_turn
+    with pytest.warns(DeprecationWarning, match="again=True"):
+        assert first.wait_for_turn(timeout=0, again=True).can_act
     with pytest.raises(TimeoutError):
         first.wait_for_turn(timeout=0.5)
     thread, out = wait_in_thread(first, timeout=10)
@@ -143,3 +147,19 @@ def test_simultaneous_phase_waits_for_the_others(live_server: str) -> None:
     thread.join(5)
     assert "error" not in out, out.get("error")
     assert out["view"].public["phase"] == "play" and out["view"].to_act == [first.seat]
+    assert out["view"].my_turn
+
+
+def test_wait_for_turn_long_polls_after_the_views_last_seq(live_server: str) -> None:
+    _, first, second, session = two_seats(live_server)
+    thread, out = wait_in_thread(second, timeout=10)
+    assert session.long_poll.wait(5), "the waiter never long-polled"
+    waiting = second.client.view(second.game_id, second.token)
+    result = first.act({"type": "end_turn"})
+    thread.join(5)
+    assert "error" not in out, out.get("error")
+    polls = [params for _, url, params in session.sent if url.endswith("/events")]
+    # One long-poll, from the view's last_seq: no reading of the game's history first.
+    assert [int(params["after"]) for params in polls] == [waiting.last_seq]
+    assert result.view is not None and first.last_seq == result.view.last_seq
+    assert out["view"].last_seq == result.view.last_seq

@@ -1,4 +1,4 @@
-"""The Redis layout of DESIGN.md "Storage": hash-tagged keys, hashed tokens, TTLs, CAS."""
+"""The Redis layout of docs/architecture.md "Storage": hash-tagged keys, hashed tokens, TTL, CAS."""
 
 from __future__ import annotations
 

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Response, current_app, g, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from cardroom.api.apidoc import action_examples, create_examples, operation
 from cardroom.api.jsonio import dumps_bytes
 from cardroom.api.schemas import (
-    ActionResultSchema,
-    ActionSchema,
+    ActionBodySchema,
     CreateGameSchema,
-    EventListSchema,
     EventsQuerySchema,
     EventStreamQuerySchema,
     GameListQuerySchema,
@@ -22,10 +22,9 @@ from cardroom.api.schemas import (
     GameTypeListSchema,
     JoinResultSchema,
     JoinSchema,
-    ProblemSchema,
-    ViewSchema,
 )
-from cardroom.service import BadRequest, Tables, etag_for
+from cardroom.service import InvalidRequest, Tables, etag_for
+from cardroom.store.games import IndexEntry
 
 blp = Blueprint(
     "games",
@@ -37,7 +36,9 @@ blp = Blueprint(
 BEARER = [{"seatToken": []}]
 OPTIONAL_BEARER = [{}, {"seatToken": []}]
 MAX_IDEMPOTENCY_KEY = 255
+# A page reads at most this many index entries (and their games), LIST_BATCH at a time.
 LIST_SCAN_LIMIT = 1000
+LIST_BATCH = 100
 
 
 def tables() -> Tables:
@@ -49,22 +50,6 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
     return Response(dumps_bytes(body), status=status, headers=headers, mimetype="application/json")
 
 
-def doc_only(decorator: Any) -> Any:
-    """Apply a flask-smorest decorator for its OpenAPI docs alone.
-
-    ``alt_response`` and ``doc`` wrap the view in a function that only passes the call on
-    (through ``current_app.ensure_sync``), and so does ``response`` when the view returns a
-    ready ``Response``: each such layer costs every request a few µs. Keep the view itself,
-    carrying the docs the wrapper collected: the spec is the same.
-    """
-
-    def apply(func: Any) -> Any:
-        func._apidoc = decorator(func)._apidoc
-        return func
-
-    return apply
-
-
 def bearer_token() -> str | None:
     """The bearer token, None if no Authorization header; '' if the header is not Bearer."""
     header = request.headers.get("Authorization")
@@ -74,41 +59,10 @@ def bearer_token() -> str | None:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
-def problems(*statuses: int) -> Any:
-    """Document problem responses."""
-
-    def decorate(func: Any) -> Any:
-        for status in statuses:
-            func = doc_only(
-                blp.alt_response(
-                    status,
-                    schema=ProblemSchema,
-                    content_type="application/problem+json",
-                    description=_PROBLEM_DOCS.get(status, "Problem details (RFC 9457)."),
-                )
-            )(func)
-        return func
-
-    return decorate
-
-
-_PROBLEM_DOCS = {
-    400: "Malformed request (problem `malformed-json`).",
-    401: "Missing or wrong seat token (problem `unauthorized`).",
-    404: "No such game (problem `game-not-found`).",
-    409: "Not your turn, game over, not started, or seat taken (see `type`).",
-    412: "If-Match is stale (problem `stale-version`).",
-    413: "Body too large.",
-    422: "Invalid field (named in `field`/`errors`) or an illegal action (`rule` says which).",
-    429: "Too many creates or joins from this client (problem `rate-limited`); see Retry-After.",
-    503: "The game store is unavailable; retry after Retry-After.",
-}
-
-
 @blp.route("/game-types")
 class GameTypes(MethodView):
     @blp.response(200, GameTypeListSchema)
-    @problems(503)
+    @operation(operation_id="listGameTypes", problems=(503,))
     def get(self) -> dict[str, Any]:
         """The games this server hosts: player counts, options with defaults, bot policies."""
         return {"game_types": tables().game_types()}
@@ -122,7 +76,13 @@ class GameTypes(MethodView):
 class Games(MethodView):
     @blp.arguments(CreateGameSchema())
     @blp.response(201, GameSummarySchema)
-    @problems(400, 413, 422, 429, 503)
+    @operation(
+        operation_id="createGame",
+        problems=(400, 413, 422, 429, 503),
+        response=(201, None, ["Location"], "The game, `waiting` until every seat is taken."),
+        request="CreateGameRequest",
+        examples=create_examples(),
+    )
     def post(self, body: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
         """Create a game.
 
@@ -140,7 +100,7 @@ class Games(MethodView):
 
     @blp.arguments(GameListQuerySchema(), location="query")
     @blp.response(200, GameListSchema)
-    @problems(422, 503)
+    @operation(operation_id="listGames", problems=(422, 503))
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """List games, newest first, filtered by `game_type` and `status`.
 
@@ -152,20 +112,22 @@ class Games(MethodView):
         before = int(query["cursor"]) if query.get("cursor") else None
         limit = query["limit"]
         found: list[dict[str, Any]] = []
-        expired: list[str] = []
+        expired: list[IndexEntry] = []
         scanned = 0
-        exhausted = False
+        more: bool | None = None  # None: not known yet
         while len(found) < limit and scanned < LIST_SCAN_LIMIT:
-            batch = store.list_ids(before, min(100, LIST_SCAN_LIMIT - scanned))
-            if not batch:
-                exhausted = True
-                break
-            records = store.load_many([game_id for game_id, _ in batch])
-            for (game_id, place), record in zip(batch, records, strict=True):
-                before = place
+            # The first read asks for what the page needs and one more (whether a next page
+            # exists, without another read of every bucket); a filter may need more.
+            size = min(limit + 1 if scanned == 0 else LIST_BATCH, LIST_SCAN_LIMIT - scanned)
+            batch = store.list_index(before, size)
+            records = store.load_many([entry.game_id for entry in batch])
+            consumed = 0
+            for entry, record in zip(batch, records, strict=True):
+                before = entry.place
                 scanned += 1
+                consumed += 1
                 if record is None:
-                    expired.append(game_id)
+                    expired.append(entry)
                 elif query.get("game_type") in (None, record.game_type) and query.get("status") in (
                     None,
                     record.status,
@@ -173,15 +135,21 @@ class Games(MethodView):
                     found.append(tables().summarise(record))
                     if len(found) == limit:
                         break
+            if consumed < len(batch):
+                more = True  # the page filled before the batch ended
+            elif len(batch) < size:
+                more = False  # the index ends here
+                break
         store.forget(expired)
-        more = not exhausted and before is not None and bool(store.list_ids(before, 1))
+        if more is None:
+            more = before is not None and bool(store.list_index(before, 1))
         return {"games": found, "next_cursor": str(before) if more else None}
 
 
 @blp.route("/games/<game_id>")
 class Game(MethodView):
     @blp.response(200, GameSummarySchema)
-    @problems(404, 503)
+    @operation(operation_id="getGame", problems=(404, 503))
     def get(self, game_id: str) -> dict[str, Any]:
         """A game's public summary: status, seats, scores, version, result."""
         return tables().summary(game_id)
@@ -191,7 +159,14 @@ class Game(MethodView):
 class Join(MethodView):
     @blp.arguments(JoinSchema())
     @blp.response(201, JoinResultSchema)
-    @problems(400, 404, 409, 413, 422, 429, 503)
+    @operation(
+        operation_id="joinGame",
+        problems=(400, 404, 409, 413, 422, 429, 503),
+        examples={
+            "any-seat": {"summary": "The lowest free seat", "value": {"name": "Ann"}},
+            "seat-0": {"summary": "Seat 0", "value": {"name": "Ann", "seat": 0}},
+        },
+    )
     def post(self, body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
         """Take a free seat. The token in the answer is shown once: keep it."""
         record, seat, token = tables().join(game_id, body["name"], body.get("seat"))
@@ -200,21 +175,14 @@ class Join(MethodView):
 
 @blp.route("/games/<game_id>/view")
 class GameView(MethodView):
-    @doc_only(blp.doc(security=OPTIONAL_BEARER))
-    @doc_only(  # the view returns a ready Response
-        blp.response(
-            200,
-            ViewSchema,
-            headers={
-                "ETag": {
-                    "description": "Send as If-None-Match (304) or If-Match (actions).",
-                    "schema": {"type": "string"},
-                }
-            },
-        )
+    @operation(
+        operation_id="getView",
+        security=OPTIONAL_BEARER,
+        parameters=["If-None-Match"],
+        response=(200, "View", ["ETag"], "Your view."),
+        not_modified=True,
+        problems=(401, 404, 503),
     )
-    @doc_only(blp.alt_response(304, description="Not modified since the ETag in If-None-Match."))
-    @problems(401, 404, 503)
     def get(self, game_id: str) -> Any:
         """Your view: the public state, your hand, who is to act, your legal actions.
 
@@ -228,8 +196,8 @@ class GameView(MethodView):
         else:
             view = service.shape_view(record, seat)
             view["etag"] = etag
-            # shape_view builds the wire shape itself; ViewSchema documents it (a marshmallow
-            # dump would cost a third of the request: docs/benchmarks.md).
+            # shape_view builds the wire shape itself; the View component documents it (a
+            # marshmallow dump would cost a third of the request).
             response = json_response(view)
         response.set_etag(etag)
         response.headers["Vary"] = "Authorization"
@@ -239,30 +207,16 @@ class GameView(MethodView):
 
 @blp.route("/games/<game_id>/actions")
 class Actions(MethodView):
-    @doc_only(
-        blp.doc(
-            security=BEARER,
-            parameters=[
-                {
-                    "in": "header",
-                    "name": "If-Match",
-                    "required": False,
-                    "schema": {"type": "string"},
-                    "description": "The view's ETag: refuse with 412 if the game changed since.",
-                },
-                {
-                    "in": "header",
-                    "name": "Idempotency-Key",
-                    "required": False,
-                    "schema": {"type": "string", "maxLength": MAX_IDEMPOTENCY_KEY},
-                    "description": "Retry safely: the same key returns the first answer.",
-                },
-            ],
-        )
+    @blp.arguments(ActionBodySchema())
+    @operation(
+        operation_id="submitAction",
+        security=BEARER,
+        parameters=["If-Match", "Idempotency-Key"],
+        request="Action",
+        examples=action_examples(),
+        response=(200, "ActionResult", ["ETag", "Idempotent-Replayed"], "Accepted."),
+        problems=(400, 401, 404, 409, 412, 413, 422, 503),
     )
-    @blp.arguments(ActionSchema())
-    @doc_only(blp.response(200, ActionResultSchema))  # the view returns a ready Response
-    @problems(400, 401, 404, 409, 412, 413, 422, 503)
     def post(self, action: dict[str, Any], game_id: str) -> Any:
         """Submit one action as your seat: one of your view's `legal_actions`.
 
@@ -271,7 +225,7 @@ class Actions(MethodView):
         """
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
-            raise BadRequest(
+            raise InvalidRequest(
                 f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters", "Idempotency-Key"
             )
         if_match = None
@@ -293,11 +247,14 @@ class Actions(MethodView):
 
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
-    @doc_only(blp.doc(security=OPTIONAL_BEARER))
     @blp.arguments(EventsQuerySchema(), location="query")
-    @blp.response(200, EventListSchema)
-    @problems(401, 404, 422, 503)
-    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+    @operation(
+        operation_id="listEvents",
+        security=OPTIONAL_BEARER,
+        response=(200, "EventList", [], "Your events after `after`."),
+        problems=(401, 404, 422, 503),
+    )
+    def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events after `after`, as your seat may see them (a spectator: public ones only).
 
         With `wait`, the request is held until an event arrives or `wait` seconds pass.
@@ -306,47 +263,35 @@ class Events(MethodView):
         _, events, last = tables().events(
             game_id, bearer_token(), query["after"], wait, query["limit"]
         )
-        return {"game_id": game_id, "events": events, "last_seq": last}
+        return json_response({"game_id": game_id, "events": events, "last_seq": last})
 
 
 SSE_HEARTBEAT_SECONDS = 15.0
+LAST_EVENT_ID = re.compile(r"[0-9]{1,12}")
 SSE_LIFETIME_SECONDS = 300.0
 
 
 @blp.route("/games/<game_id>/events/stream")
 class EventStream(MethodView):
-    @doc_only(
-        blp.doc(
-            security=OPTIONAL_BEARER,
-            parameters=[
-                {
-                    "in": "header",
-                    "name": "Last-Event-ID",
-                    "required": False,
-                    "schema": {"type": "string", "pattern": "^[0-9]{1,12}$"},
-                    "description": "Resume after this event (`seq`); overrides `after`.",
-                }
-            ],
-            responses={
-                "200": {
-                    "description": "A Server-Sent Events stream: `id` is the event's `seq`, `data` "
-                    "the event as JSON; `: ping` comments keep the connection alive. The stream "
-                    "ends when the game is finished, or after 5 minutes: reconnect with "
-                    "Last-Event-ID.",
-                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
-                }
-            },
-        )
-    )
     @blp.arguments(EventStreamQuerySchema(), location="query")
-    @problems(401, 404, 422, 503)
+    @operation(
+        operation_id="streamEvents",
+        security=OPTIONAL_BEARER,
+        parameters=["Last-Event-ID"],
+        stream="StreamedEvent",
+        stream_description="A Server-Sent Events stream: each event's `id` is its `seq` and "
+        "its `data` the event as JSON (an `Event`); `: ping` comments keep the connection "
+        "alive. The stream ends when the game is finished, or after 5 minutes: reconnect "
+        "with Last-Event-ID.",
+        problems=(401, 404, 422, 503),
+    )
     def get(self, query: dict[str, Any], game_id: str) -> Response:
         """Events as a Server-Sent Events stream, redacted for the caller, resumable."""
         after = query["after"]
-        last_event_id = request.headers.get("Last-Event-ID", "").strip()
-        if last_event_id:
-            if not last_event_id.isdigit() or len(last_event_id) > 12:
-                raise BadRequest("Last-Event-ID must be an event's seq", "Last-Event-ID")
+        last_event_id = request.headers.get("Last-Event-ID")
+        if last_event_id is not None:
+            if not LAST_EVENT_ID.fullmatch(last_event_id):
+                raise InvalidRequest("Last-Event-ID must be an event's seq", "Last-Event-ID")
             after = int(last_event_id)
         _, events = tables().stream(
             game_id, bearer_token(), after, SSE_HEARTBEAT_SECONDS, SSE_LIFETIME_SECONDS

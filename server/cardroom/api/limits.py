@@ -5,8 +5,9 @@
   4300 digits) nested at most MAX_JSON_DEPTH levels; else 400 ``malformed-json`` before any
   handler runs. Without this, a 64 KiB body of ``[`` would end in a RecursionError (500).
 - ``POST /v1/games`` and ``POST /v1/games/{id}/join`` are rate limited per client IP
-  (the ``limits`` library, fixed windows counted in Redis: every API process shares them).
-  A client over the limit gets 429 ``rate-limited`` with ``Retry-After``.
+  (the ``limits`` library, fixed windows counted in Redis: every API process shares them;
+  on a Redis Cluster, its cluster storage). A client over the limit gets 429
+  ``rate-limited`` with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -15,17 +16,26 @@ import functools
 import json
 import math
 import re
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
+import redis
 from flask import Flask, Response, request
 from limits import parse_many
-from limits.storage import storage_from_string
+from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from cardroom.api.problems import problem
 from cardroom.config import Settings
+from cardroom.store.connection import (
+    CLUSTER_ERRORS,
+    CLUSTER_SCHEMES,
+    limits_storage,
+    parse_redis_url,
+)
 
 MAX_JSON_DEPTH = 16
 # What a hostile number needs: NaN/Infinity, hundreds of digits, or a 3-digit exponent.
@@ -119,11 +129,26 @@ class RateLimiter:
 
     Only the limited routes pay for it: the check runs inside their view functions, not as
     a hook on every request (flask-limiter's hooks cost ~75 µs on each view and action).
+    The storage is made on the first check: a cluster's connects as it is made, and the
+    server must start (and answer 503) while its Redis is down.
     """
 
-    def __init__(self, uri: str, options: dict[str, Any], wanted: dict[str, str]):
-        self.strategy = FixedWindowRateLimiter(storage_from_string(uri, **options))
+    def __init__(self, storage: Callable[[], Storage], wanted: dict[str, str]):
+        self._storage = storage
+        self._strategy: FixedWindowRateLimiter | None = None
+        self._lock = threading.Lock()
         self.limits = {route: parse_many(limit) for route, limit in wanted.items()}
+
+    @property
+    def strategy(self) -> FixedWindowRateLimiter:
+        if self._strategy is None:
+            with self._lock:
+                if self._strategy is None:
+                    try:
+                        self._strategy = FixedWindowRateLimiter(self._storage())
+                    except CLUSTER_ERRORS as error:
+                        raise redis.exceptions.ConnectionError(str(error)) from None
+        return self._strategy
 
     def check(self, route: str) -> Response | None:
         client = request.remote_addr or "unknown"
@@ -158,12 +183,23 @@ def init_app(app: Flask, settings: Settings) -> RateLimiter | None:
         return None
     for limit in wanted.values():
         parse_many(limit)  # a typo in a setting fails at start, not on the first request
-    options: dict[str, Any] = {}
+    uri, options = storage_uri(settings), {}
     store = app.extensions.get("cardroom.tables")
-    if not settings.rate_limit_storage and store is not None:
-        # The game store's pool: the same Redis, timeouts and connection budget.
-        options["connection_pool"] = store.store.client.connection_pool
-    limiter = RateLimiter(storage_uri(settings), options, wanted)
+    if uri.split("://")[0] in CLUSTER_SCHEMES:
+        # The same cluster, credentials, TLS and timeouts; limits makes a client of its own,
+        # which connects as it is made: on the first check.
+        uri, options = limits_storage(
+            parse_redis_url(uri),
+            pool_size=settings.redis_pool_size,
+            socket_timeout=settings.redis_socket_timeout,
+        )
+        limiter = RateLimiter(lambda: storage_from_string(uri, **options), wanted)
+    else:
+        if not settings.rate_limit_storage and store is not None:
+            # The game store's pool: the same Redis, timeouts and connection budget.
+            options["connection_pool"] = store.store.client.connection_pool
+        storage = storage_from_string(uri, **options)  # a bad URI fails at start
+        limiter = RateLimiter(lambda: storage, wanted)
     endpoints = {
         rule.rule: rule.endpoint
         for rule in app.url_map.iter_rules()

@@ -260,17 +260,12 @@ def _finish_request(response: Response, settings: Settings) -> Response:
         log_all or (settings.request_log == "errors" and (status >= 400 or seconds >= SLOW))
     ) and access_log.isEnabledFor(logging.INFO):
         view_args = current.view_args or {}
-        # access_log.info(...) but for findCaller's walk up the stack: this is the caller.
-        record = access_log.makeRecord(
-            access_log.name,
-            logging.INFO,
-            __file__,
-            sys._getframe().f_lineno,
+        access_log.info(
             "%s %s %s",
-            (method, route, status),
-            None,
-            "_finish_request",
-            {
+            method,
+            route,
+            status,
+            extra={
                 "method": method,
                 "path": route,
                 "status": status,
@@ -280,7 +275,6 @@ def _finish_request(response: Response, settings: Settings) -> Response:
                 "client": current.remote_addr,
             },
         )
-        access_log.handle(record)
     return response
 
 

@@ -11,13 +11,15 @@ from werkzeug.exceptions import HTTPException
 
 from cardroom.api.jsonio import COMPACT
 from cardroom.api.observability import count_redis_error
-from cardroom.games.base import InvalidOptions, RuleError
+from cardroom.games.base import GameOver, IllegalAction, InvalidOptions, NotYourTurn
 from cardroom.service import (
-    BadRequest,
+    GameFull,
+    GameNotStarted,
+    IdempotencyKeyReused,
+    InvalidRequest,
     NotFound,
     PreconditionFailed,
-    ReplayedRefusal,
-    StateConflict,
+    SeatTaken,
     Unauthorized,
 )
 from cardroom.store import Conflict, OutcomeUnknown
@@ -185,52 +187,58 @@ def is_out_of_memory(error: redis.exceptions.RedisError) -> bool:
     return isinstance(error, redis.exceptions.ResponseError) and "OOM command not" in str(error)
 
 
+# The one table from a domain error (the engine's, the table's, the store's) to its answer:
+# status and problem type. An error's more specific class comes first.
+DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
+    IllegalAction: (422, "illegal-action"),
+    NotYourTurn: (409, "not-your-turn"),
+    GameOver: (409, "game-finished"),
+    InvalidOptions: (422, "invalid"),
+    IdempotencyKeyReused: (422, "idempotency-key-reused"),
+    InvalidRequest: (422, "invalid"),
+    GameNotStarted: (409, "game-not-started"),
+    GameFull: (409, "game-full"),
+    SeatTaken: (409, "seat-taken"),
+    NotFound: (404, "game-not-found"),
+    Unauthorized: (401, "unauthorized"),
+    PreconditionFailed: (412, "stale-version"),
+    Conflict: (409, "busy"),
+}
+
+# What a problem adds to the error's own text, per problem type.
+_HEADERS = {
+    "unauthorized": {"WWW-Authenticate": 'Bearer realm="cardroom"'},
+    "busy": {"Retry-After": "1"},
+}
+_DETAILS = {
+    "game-not-found": lambda error: f"no game {error.args[0]!r} (or it expired)",
+    "stale-version": lambda error: "If-Match does not match the game's current ETag",
+    "busy": lambda error: "too many concurrent changes; retry",
+}
+
+
+def answer_domain_error(error: Exception) -> Response:
+    """The problem for a domain error of DOMAIN_ERRORS."""
+    status, slug = next(
+        DOMAIN_ERRORS[kind] for kind in type(error).__mro__ if kind in DOMAIN_ERRORS
+    )
+    detail = _DETAILS[slug](error) if slug in _DETAILS else getattr(error, "message", str(error))
+    headers = dict(_HEADERS.get(slug, {}))
+    if getattr(error, "replayed", False):  # an Idempotency-Key's first answer, again
+        headers["Idempotent-Replayed"] = "true"
+    return problem(
+        status,
+        slug,
+        detail,
+        headers=headers or None,
+        rule=getattr(error, "rule", None),
+        field=getattr(error, "field", None),
+    )
+
+
 def register(app: Flask) -> None:
-    @app.errorhandler(NotFound)
-    def game_not_found(error: NotFound) -> Response:
-        return problem(404, "game-not-found", f"no game {error.args[0]!r} (or it expired)")
-
-    @app.errorhandler(Unauthorized)
-    def unauthorized(error: Unauthorized) -> Response:
-        return problem(
-            401, "unauthorized", str(error), headers={"WWW-Authenticate": 'Bearer realm="cardroom"'}
-        )
-
-    @app.errorhandler(BadRequest)
-    def bad_request(error: BadRequest) -> Response:
-        return problem(error.status, error.problem, error.message, field=error.field)
-
-    @app.errorhandler(InvalidOptions)
-    def invalid_options(error: InvalidOptions) -> Response:
-        return problem(422, "invalid", error.message, field=error.field)
-
-    @app.errorhandler(StateConflict)
-    def state_conflict(error: StateConflict) -> Response:
-        return problem(409, error.problem, error.message)
-
-    @app.errorhandler(PreconditionFailed)
-    def stale(error: PreconditionFailed) -> Response:
-        return problem(412, "stale-version", "If-Match does not match the game's current ETag")
-
-    @app.errorhandler(RuleError)
-    def refused(error: RuleError) -> Response:
-        status = 422 if error.problem_type == "illegal-action" else 409
-        return problem(
-            status, error.problem_type, error.message, rule=error.rule, field=error.field
-        )
-
-    @app.errorhandler(Conflict)
-    def busy(error: Conflict) -> Response:
-        return problem(
-            409, "busy", "too many concurrent changes; retry", headers={"Retry-After": "1"}
-        )
-
-    @app.errorhandler(ReplayedRefusal)
-    def replayed_refusal(error: ReplayedRefusal) -> Response:
-        fields = dict(error.problem)
-        slug, detail = fields.pop("type"), fields.pop("detail", "")
-        headers = {"Idempotent-Replayed": "true"}
-        return problem(error.status, slug, detail, headers=headers, **fields)
+    for kind in DOMAIN_ERRORS:
+        app.register_error_handler(kind, answer_domain_error)
 
     @app.errorhandler(OutcomeUnknown)
     def outcome_unknown(error: OutcomeUnknown) -> Response:
@@ -245,7 +253,8 @@ def register(app: Flask) -> None:
         )
 
     @app.errorhandler(redis.exceptions.RedisError)
-    def storage_down(error: redis.exceptions.RedisError) -> Response:
+    @app.errorhandler(redis.exceptions.RedisClusterException)  # no reachable node, …
+    def storage_down(error: Exception) -> Response:
         log.warning("redis error: %s", error.__class__.__name__)
         count_redis_error(error)
         if is_out_of_memory(error):

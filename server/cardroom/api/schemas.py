@@ -6,6 +6,9 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, post_dump, validate
 
+from cardroom.api import apidoc
+from cardroom.games import policy_names
+
 MAX_PLAYERS = 16
 MAX_SEED = 2**53 - 1
 MAX_NAME = 40
@@ -19,8 +22,7 @@ NAME_PATTERN = r"^[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f][^\u0000-\u001f
 class OpenSchema(Schema):
     """A JSON object whose documented fields are listed, and which may carry more.
 
-    Undeclared keys pass through both ways: a card or an action keeps every field its game
-    gives it.
+    Undeclared keys pass through both ways: an action keeps every field its game gives it.
     """
 
     class Meta:
@@ -106,8 +108,8 @@ class BotSeatSchema(Schema):
     seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_PLAYERS - 1))
     policy = fields.String(
         required=True,
-        validate=validate.OneOf(["random", "greedy"]),
-        metadata=_doc("`random` or `greedy`."),
+        validate=validate.OneOf(policy_names()),
+        metadata=_doc("A bot policy of the game type: `GET /v1/game-types` lists them."),
     )
 
 
@@ -130,6 +132,7 @@ class CreateGameSchema(Schema):
         metadata=_doc(
             "Game options: see `GET /v1/game-types`. Absent ones take defaults.",
             maxProperties=MAX_OPTIONS,
+            **apidoc.request_options(),
         ),
     )
     seed = fields.Integer(
@@ -164,17 +167,25 @@ class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game_type = fields.String(required=True)
     status = fields.String(
-        required=True, metadata=_doc("`waiting` for players, then `active`, then `finished`.")
+        required=True,
+        validate=validate.OneOf(["waiting", "active", "finished"]),
+        metadata=_doc("`waiting` for players, then `active`, then `finished`."),
     )
     players = fields.Integer()
     seats = fields.List(fields.Nested(SeatSchema))
     options = fields.Dict(
-        metadata=_doc("Every option with its value (a stacked deck: `stacked` until the end).")
+        metadata=_doc(
+            "Every option with its value (a stacked deck: `stacked` until the end).",
+            **apidoc.summary_options(),
+        )
     )
     version = fields.Integer(metadata=_doc("The number of accepted actions."))
     scores = fields.List(fields.Integer())
     to_act = fields.List(fields.Integer(), metadata=_doc("The seats that may act now."))
-    result = fields.Dict(allow_none=True, metadata=_doc("Null until the end: `{winners: […]}`."))
+    result = fields.Dict(
+        allow_none=True,
+        metadata=_doc("Null until the end: `{winners: […]}`.", **apidoc.summary_result()),
+    )
     deal = fields.String(metadata=_doc(DEAL_DOC))
     seed = fields.Integer(allow_none=True, metadata=_doc("Revealed once the game is finished."))
     created_at = fields.Float(metadata=_doc("Unix time, seconds."))
@@ -225,58 +236,11 @@ class JoinResultSchema(Schema):
     status = fields.String()
 
 
-class CardSchema(OpenSchema):
-    id = fields.String(required=True)
-    code = fields.String(required=True)
-
-
-class ActionSchema(OpenSchema):
-    """An action: `{"type": …, …}`. The view's `legal_actions` lists the ones allowed now."""
+class ActionBodySchema(OpenSchema):
+    """An action as the server first reads it: an object with a `type`; the engine checks
+    the rest. The document describes it as `Action` (api/apidoc.py)."""
 
     type = fields.String(required=True, validate=validate.Length(min=1, max=32))
-
-
-class YouSchema(OpenSchema):
-    seat = fields.Integer(required=True)
-    hand = fields.List(fields.Nested(CardSchema), metadata=_doc("Your cards."))
-
-
-class ViewSchema(Schema):
-    game_id = fields.String(required=True)
-    game_type = fields.String(required=True)
-    status = fields.String(required=True)
-    version = fields.Integer(required=True, metadata=_doc("The number of accepted actions."))
-    last_seq = fields.Integer(
-        metadata=_doc("The game's latest event `seq`: long-poll events `after` it.")
-    )
-    to_act = fields.List(fields.Integer(), required=True, metadata=_doc("Who may act now."))
-    awaiting = fields.List(
-        fields.Integer(),
-        metadata=_doc(
-            "Who the game waits for: in a simultaneous phase a seat that has answered may "
-            "still change its answer (it is in `to_act`) but is no longer awaited."
-        ),
-    )
-    you = fields.Nested(YouSchema, allow_none=True, metadata=_doc("Null for a spectator."))
-    legal_actions = fields.List(
-        fields.Nested(ActionSchema), metadata=_doc("What you may submit now, exactly as listed.")
-    )
-    deadline = fields.Float(
-        allow_none=True, metadata=_doc("Unix time when a reaction window closes, if timed.")
-    )
-    result = fields.Dict(allow_none=True)
-    seats = fields.List(fields.Nested(SeatSchema))
-    scores = fields.List(fields.Integer())
-    options = fields.Dict()
-    deal = fields.String(metadata=_doc(DEAL_DOC))
-    public = fields.Dict(metadata=_doc("The game's public state (see its rules page)."))
-    etag = fields.String(metadata=_doc("The view's ETag, for If-Match on the next action."))
-
-
-class EventSchema(OpenSchema):
-    seq = fields.Integer(required=True, metadata=_doc("Numbers every event of the game from 1."))
-    version = fields.Integer(metadata=_doc("The game version the event belongs to."))
-    type = fields.String(required=True)
 
 
 class EventsQuerySchema(Schema):
@@ -301,20 +265,24 @@ class EventStreamQuerySchema(Schema):
     )
 
 
-class EventListSchema(Schema):
-    game_id = fields.String(required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
-    last_seq = fields.Integer(
-        required=True, metadata=_doc("Pass as `after` next time (covers hidden events too).")
+class ClusterHealthSchema(Schema):
+    state = fields.String(
+        required=True,
+        metadata=_doc(
+            "`ok` when every primary answers and reports `cluster_state:ok`; `degraded` when"
+            " one does not answer; `fail` when one reports the cluster down."
+        ),
     )
-
-
-class ActionResultSchema(Schema):
-    version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventSchema), metadata=_doc("Your new events."))
-    view = fields.Nested(ViewSchema, metadata=_doc("Your view after the action."))
+    primaries = fields.Integer(required=True, metadata=_doc("Primaries the server knows."))
+    reachable = fields.Integer(required=True, metadata=_doc("Primaries that answered."))
 
 
 class HealthSchema(Schema):
-    status = fields.String(required=True, metadata=_doc("`ok` or `unavailable`."))
+    status = fields.String(
+        required=True,
+        metadata=_doc("`ok`, `unavailable`, or `degraded`: a cluster serves only some games."),
+    )
     redis = fields.String(metadata=_doc("`ok` or the error."))
+    cluster = fields.Nested(
+        ClusterHealthSchema, metadata=_doc("On a Redis Cluster only: what its primaries say.")
+    )

@@ -1,12 +1,12 @@
 """Policies that choose among legal actions, for bot seats and simulations.
 
 A policy is ``choose(view, legal, rng) -> action``: it sees only what its seat may see
-(the engine's view of that seat) and returns one of ``legal``.
+(the engine's view of that seat) and returns one of ``legal``. Each game's policies are
+registered with the game in ``cardroom.games`` (``policies``).
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Container
 from typing import Any
@@ -14,11 +14,6 @@ from typing import Any
 from cardroom.games.base import Action, Game, State
 
 Policy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
-
-POLICY_NAMES = ("random", "greedy")
-
-# The module under cardroom.bots that holds each game type's own policies.
-_GAME_MODULES = {"mr-toast": "mr_toast", "exact-plays": "exact_plays"}
 
 
 def random_policy(
@@ -30,12 +25,9 @@ def random_policy(
 
 def get_policy(name: str, game_type: str) -> Policy:
     """The policy ``name`` for ``game_type``; KeyError if there is none."""
-    if name == "random":
-        return random_policy
-    if name not in POLICY_NAMES:
-        raise KeyError(name)
-    module = importlib.import_module(f"cardroom.bots.{_GAME_MODULES[game_type]}")
-    return getattr(module, name)
+    from cardroom.games import policies
+
+    return policies(game_type)[name]
 
 
 def next_bot_seat(game: Game, state: State, bot_seats: Container[int]) -> int | None:

@@ -1,28 +1,74 @@
-"""The registry of game types: a game plugs in here and nowhere else."""
+"""The registry of game types: a game plugs in here and nowhere else, with its bot policies.
+
+Every other part reads this: the service (which games and policies exist), the API document
+(each game's action types, views and events), the simulator and the conformance test.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from cardroom.games.base import Game
 
+if TYPE_CHECKING:
+    from cardroom.bots import Policy
 
-def _load() -> dict[str, Game]:
+
+@dataclass(frozen=True)
+class Registered:
+    game: Game
+    # Every policy a bot seat of this game may play, by name ("random" for every game).
+    policies: dict[str, Policy]
+
+
+def _load() -> dict[str, Registered]:
+    from cardroom.bots import exact_plays, mr_toast, random_policy
     from cardroom.games.exact_plays import ExactPlays
     from cardroom.games.mr_toast import MrToast
 
-    games: list[Game] = [MrToast(), ExactPlays()]
-    return {game.game_type: game for game in games}
+    games: list[tuple[Game, dict[str, Policy]]] = [
+        (MrToast(), {"greedy": mr_toast.greedy}),
+        (ExactPlays(), {"greedy": exact_plays.greedy}),
+    ]
+    return {
+        game.game_type: Registered(game, {"random": random_policy, **policies})
+        for game, policies in games
+    }
 
 
-_REGISTRY: dict[str, Game] | None = None
+_REGISTRY: dict[str, Registered] | None = None
+_GAMES: dict[str, Game] | None = None
 
 
-def registry() -> dict[str, Game]:
+def _entries() -> dict[str, Registered]:
     global _REGISTRY
     if _REGISTRY is None:
         _REGISTRY = _load()
     return _REGISTRY
 
 
+def registry() -> dict[str, Game]:
+    """Every game type, by id."""
+    global _GAMES
+    if _GAMES is None:
+        _GAMES = {name: entry.game for name, entry in _entries().items()}
+    return _GAMES
+
+
 def get_game(game_type: str) -> Game:
     """The engine for ``game_type``; KeyError if there is none."""
     return registry()[game_type]
+
+
+def policies(game_type: str) -> dict[str, Policy]:
+    """The bot policies of ``game_type`` by name; KeyError for an unknown game type."""
+    return _entries()[game_type].policies
+
+
+def policy_names() -> list[str]:
+    """Every policy name some game has, in registration order."""
+    names: dict[str, None] = {}
+    for entry in _entries().values():
+        names.update(dict.fromkeys(entry.policies))
+    return list(names)

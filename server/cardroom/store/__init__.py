@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import redis
-
 from cardroom.config import Settings
+from cardroom.store.connection import RedisURLError, make_client, parse_redis_url
 from cardroom.store.games import (
     Answered,
     Conflict,
@@ -14,36 +13,40 @@ from cardroom.store.games import (
     OutcomeUnknown,
 )
 
-__all__ = ["Answered", "Conflict", "GameRecord", "GameStore", "Gone", "OutcomeUnknown", "connect"]
+__all__ = [
+    "Answered",
+    "Conflict",
+    "GameRecord",
+    "GameStore",
+    "Gone",
+    "OutcomeUnknown",
+    "RedisURLError",
+    "connect",
+]
 
 
 def connect(settings: Settings) -> GameStore:
-    """A store over two connection pools sized for one worker's concurrency.
+    """A store over two clients sized for one worker's concurrency, on one Redis or a Redis
+    Cluster (``REDIS_URL``, cardroom.store.connection).
 
     Ordinary commands use a short socket timeout, so an outage is noticed fast; event
-    long-polls wait on a subscription (SUBSCRIBE) and use a pool whose timeout outlasts the
-    longest allowed wait.
+    long-polls wait on a subscription (SUBSCRIBE) and use a client whose timeout outlasts the
+    longest allowed wait. A REDIS_URL that cannot work raises RedisURLError.
     """
     if not settings.redis_url:
         raise RuntimeError("REDIS_URL is not set")
-    common = {"socket_connect_timeout": 2.0, "health_check_interval": 30}
-    client = redis.Redis(
-        connection_pool=redis.BlockingConnectionPool.from_url(
-            settings.redis_url,
-            max_connections=settings.redis_pool_size,
-            timeout=settings.redis_socket_timeout,
-            socket_timeout=settings.redis_socket_timeout,
-            **common,
-        )
+    target = parse_redis_url(settings.redis_url)
+    client = make_client(
+        target,
+        pool_size=settings.redis_pool_size,
+        wait=settings.redis_socket_timeout,
+        socket_timeout=settings.redis_socket_timeout,
     )
-    blocking = redis.Redis(
-        connection_pool=redis.BlockingConnectionPool.from_url(
-            settings.redis_url,
-            max_connections=settings.redis_pool_size,
-            timeout=settings.redis_socket_timeout,
-            socket_timeout=settings.max_wait_seconds + 5,
-            **common,
-        )
+    blocking = make_client(
+        target,
+        pool_size=settings.redis_pool_size,
+        wait=settings.redis_socket_timeout,
+        socket_timeout=settings.max_wait_seconds + 5,
     )
     return GameStore(
         client,

@@ -26,9 +26,20 @@ on ``cardroom:game:{ID}:changed``, which wakes event long-polls.
 
 Each process keeps the games it last read or wrote (``cardroom.store.recent``):
 ``GameStore.recall`` gives one without a round trip, as a guess that the commit checks.
-``cardroom:{index}:games`` (a sorted set, by a creation counter) indexes games for listing;
-it is maintained beside the game (another slot), and entries of expired games are dropped
-lazily.
+
+Games are listed from an index split into buckets (``cardroom.store.buckets``): a game's id
+puts it in one of 64 buckets, each one cluster slot, and the bucket's sorted set
+``cardroom:{<bucket tag>}:games`` shares that slot, so the script that creates a game adds
+its index entry in the same step: no game is ever stored unlisted, and creates spread over
+the cluster's masters. An entry's score is its place in the listing, unique over all
+buckets: ``x * 64 + bucket``, where ``x`` is the creation time in ms, raised past the
+bucket's newest entry if need be. A listing merges the buckets newest first
+(``list_index``), so a cursor (a place) orders exactly. Entries of expired games are dropped
+lazily, by the listings that meet them.
+
+Games created before buckets are listed from ``cardroom:{index}:games`` (scored by a
+counter, so below every bucket entry) for as long as it holds any; their keys are as
+before.
 """
 
 from __future__ import annotations
@@ -44,28 +55,39 @@ from typing import Any
 
 import orjson
 import redis
+from redis.cluster import RedisCluster
 from redis.commands.core import Script
 
+from cardroom.store import buckets
+from cardroom.store.connection import DeferredCluster
 from cardroom.store.due import DueSet
 from cardroom.store.recent import KEPT_GAMES, RecentGames
 
-# The listing index: game ids scored by a counter, so every game has its own place (one hash
-# tag, one cluster slot for both keys).
-INDEX_KEY = "cardroom:{index}:games"
-INDEX_COUNTER_KEY = "cardroom:{index}:counter"
+# One Redis, a Redis Cluster (cardroom.store.connection): the same commands.
+Client = redis.Redis | RedisCluster | DeferredCluster
+# The listing index of games created before buckets: read while it holds any game.
+LEGACY_INDEX_KEY = "cardroom:{index}:games"
+# How often a process looks again whether the legacy index exists.
+LEGACY_CHECK_SECONDS = 60.0
 # Log entries kept uncompressed before the writer folds them into the compressed log.
 SEAL_AFTER = 16
+# Refusals of a cluster that mean a create's script did not run: the game is made again in
+# another bucket (TRYAGAIN while its slot moves to another master, CLUSTERDOWN, redirections
+# that did not settle).
+_CREATE_ELSEWHERE = (redis.exceptions.TryAgainError, redis.exceptions.ClusterError)
+CREATE_ATTEMPTS = 3
 
-_INDEX = """
-local n = redis.call('INCR', KEYS[2])
-redis.call('ZADD', KEYS[1], n, ARGV[1])
-return n
-"""
 
-# KEYS: game hash, idempotency key (or the game hash again).
+def index_key(bucket: int) -> str:
+    """The bucket's part of the listing index."""
+    return buckets.bucket_key(bucket, "games")
+
+
+# KEYS: game hash, idempotency key (or the game hash again); to create, the bucket's index.
 # ARGV: 1 rev read ('' to create), 2 record JSON, 3 TTL, 4 idempotency value or '',
 # 5 its TTL, 6 token field or '', 7 token hash, 8 sealed log or '', 9 entries to append or '',
-# 10 the write id read, 11 this write's id.
+# 10 the write id read, 11 this write's id; to create: 12 the creation time in ms, 13 the
+# bucket, 14 the number of buckets, 15 the game id.
 # Returns the new rev; -2 if the game is gone; -1 if a game to create exists; the game's hash
 # (HGETALL) if it was written since the read; a list of one item, the stored answer, if the
 # Idempotency-Key has one already.
@@ -98,6 +120,13 @@ end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[6], ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[5]) end
+if ARGV[1] == '' and KEYS[3] then
+  local buckets = tonumber(ARGV[14])
+  local x = tonumber(ARGV[12])
+  local newest = redis.call('ZREVRANGE', KEYS[3], 0, 0, 'WITHSCORES')[2]
+  if newest then x = math.max(x, math.floor(tonumber(newest) / buckets) + 1) end
+  redis.call('ZADD', KEYS[3], string.format('%.0f', x * buckets + tonumber(ARGV[13])), ARGV[15])
+end
 redis.call('PUBLISH', KEYS[1] .. ':changed', new)
 return new
 """
@@ -304,6 +333,16 @@ class GameRecord:
         return found
 
 
+@dataclass(frozen=True)
+class IndexEntry:
+    """A game in the listing index: its place (newer games have higher places, no two the
+    same) and the index key that holds it."""
+
+    game_id: str
+    place: int
+    key: str
+
+
 @dataclass
 class Loaded:
     record: GameRecord
@@ -313,8 +352,8 @@ class Loaded:
 class GameStore:
     def __init__(
         self,
-        client: redis.Redis,
-        blocking_client: redis.Redis | None = None,
+        client: Client,
+        blocking_client: Client | None = None,
         *,
         ttl_seconds: int,
         idempotency_ttl_seconds: int,
@@ -331,7 +370,8 @@ class GameStore:
         self.due = DueSet(client)
         self._commit = client.register_script(_COMMIT)
         self._refuse = client.register_script(_REFUSE)
-        self._index = client.register_script(_INDEX)
+        self._legacy_index = False
+        self._legacy_checked = -LEGACY_CHECK_SECONDS
 
     def ping(self) -> bool:
         return bool(self.client.ping())
@@ -380,6 +420,22 @@ class GameStore:
         record.recalled = True
         return record
 
+    def create(self, record: GameRecord) -> None:
+        """Write a new game and its index entry (one script, the game's slot).
+
+        If a cluster refuses the script without running it (the bucket's slot is moving to
+        another master, or its master is down), the game is given an id in another bucket
+        and written there: a create is not refused for its slot.
+        """
+        for attempt in range(CREATE_ATTEMPTS):
+            try:
+                self.commit(record, create=True)
+                return
+            except _CREATE_ELSEWHERE:
+                if attempt == CREATE_ATTEMPTS - 1:
+                    raise
+                record.id = buckets.new_game_id()
+
     def commit(
         self,
         record: GameRecord,
@@ -391,7 +447,9 @@ class GameStore:
         """Write the record, its new log entries, a token hash and a stored response, or nothing.
 
         Raises Conflict if the game changed since ``record.rev`` was read, Gone if it expired,
-        Answered if the idempotency key has an answer already.
+        Answered if the idempotency key has an answer already. ``create``: the game must not
+        exist, and its index entry is written with it (its id must come from
+        ``buckets.new_game_id``).
         """
         sealed, appended = self._log_update(record)
         body = record.to_json()
@@ -411,6 +469,12 @@ class GameStore:
             write_id,
         ]
         keys = [game_key(record.id), idempotency[0] if idempotency else game_key(record.id)]
+        if create:
+            bucket = buckets.bucket_of(record.id)
+            if bucket is None:
+                raise ValueError(f"game id {record.id!r} is in no bucket: use new_game_id")
+            keys.append(index_key(bucket))
+            args += [int(record.created_at * 1000), bucket, buckets.BUCKETS, record.id]
         result = self._write_once(self._commit, keys, args, record.id)
         self._raise_refused_write(record, result)
         if result == -1:
@@ -426,8 +490,6 @@ class GameStore:
             record.token_hashes[token[0]] = token_hash
         record.log_written(sealed, appended)
         self.recent.keep(record.id, record.as_stored(body))
-        if create:
-            self._index(keys=[INDEX_KEY, INDEX_COUNTER_KEY], args=[record.id])
 
     def remember_refusal(self, record: GameRecord, key: str, stored: dict[str, Any]) -> None:
         """Store a refusal of an action as the answer of its Idempotency-Key ``key``, if the
@@ -524,17 +586,57 @@ class GameStore:
         finally:
             pubsub.close()
 
-    def list_ids(self, before: int | None, count: int) -> list[tuple[str, int]]:
-        """Game ids with their places in the index, newest first, placed before ``before``."""
-        rows = self.client.zrevrangebyscore(
-            INDEX_KEY,
-            "+inf" if before is None else f"({before}",
-            "-inf",
-            start=0,
-            num=count,
-            withscores=True,
-        )
-        return [(member.decode(), int(score)) for member, score in rows]
+    def index_keys(self) -> list[str]:
+        """Every part of the listing index: the buckets, and the legacy index while it holds
+        games (looked up at most every LEGACY_CHECK_SECONDS)."""
+        now = time.monotonic()
+        if now - self._legacy_checked >= LEGACY_CHECK_SECONDS:
+            self._legacy_index = bool(self.client.exists(LEGACY_INDEX_KEY))
+            self._legacy_checked = now
+        keys = [index_key(bucket) for bucket in range(buckets.BUCKETS)]
+        return [*keys, LEGACY_INDEX_KEY] if self._legacy_index else keys
+
+    def list_index(self, before: int | None, count: int) -> list[IndexEntry]:
+        """The ``count`` newest index entries placed before ``before``, over every bucket.
+
+        Each bucket is read newest first, a few entries at a time, in one pipeline per round.
+        Entries are merged by place (unique over all buckets); the merge is exact down to
+        the highest place where some bucket's read stopped short (``frontier``): every
+        entry not read yet lies below it. A bucket whose unread entries could still make the
+        page is read further in the next round, twice as many at a time.
+        """
+        keys = self.index_keys()
+        bounds: dict[str, int | None] = dict.fromkeys(keys, before)
+        sizes = dict.fromkeys(keys, max(2, -(-count // len(keys)) + 1))
+        pending = list(keys)
+        read: list[IndexEntry] = []
+        while True:
+            pipe = self.client.pipeline(transaction=False)
+            for key in pending:
+                bound = bounds[key]
+                top = "+inf" if bound is None else f"({bound}"
+                pipe.zrevrangebyscore(key, top, "-inf", start=0, num=sizes[key], withscores=True)
+            for key, rows in zip(pending, pipe.execute(), strict=True):
+                read += [IndexEntry(member.decode(), int(score), key) for member, score in rows]
+                if len(rows) < sizes[key]:
+                    bounds.pop(key)  # read to its end
+                else:
+                    bounds[key] = int(rows[-1][1])
+                    sizes[key] = min(2 * sizes[key], max(count, 2))
+            read.sort(key=lambda entry: entry.place, reverse=True)
+            open_bounds = [bound for bound in bounds.values() if bound is not None]
+            if not open_bounds:
+                return read[:count]
+            frontier = max(open_bounds)
+            complete = [entry for entry in read if entry.place >= frontier]
+            if len(complete) >= count:
+                return complete[:count]
+            kth = read[count - 1].place if len(read) >= count else None
+            pending = [
+                key
+                for key, bound in bounds.items()
+                if bound is not None and (kth is None or bound > kth)
+            ]
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
         pipe = self.client.pipeline(transaction=False)
@@ -546,7 +648,11 @@ class GameStore:
             for game_id, row in zip(game_ids, rows, strict=True)
         ]
 
-    def forget(self, game_ids: list[str]) -> None:
+    def forget(self, entries: list[IndexEntry]) -> None:
         """Drop index entries of games that have expired."""
-        if game_ids:
-            self.client.zrem(INDEX_KEY, *game_ids)
+        if not entries:
+            return
+        pipe = self.client.pipeline(transaction=False)
+        for entry in entries:
+            pipe.zrem(entry.key, entry.game_id)
+        pipe.execute()

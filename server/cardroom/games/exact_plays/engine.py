@@ -1,18 +1,27 @@
-"""The Exact Plays rules engine (rulings EP-1 … EP-17, docs/rules/exact-plays.md).
+"""The Exact Plays rules engine (rulings EP-1 … EP-18, docs/rules/exact-plays.md).
 
-State layout (plain JSON, compact; cards are their codes):
+State (plain JSON; a card is its code)::
 
-``n`` players · ``opts`` options · ``rng`` generator (cardroom.games.rng) · ``round`` (1-based)
-· ``phase`` ``"declare" | "rps" | "play" | "over"`` · ``hands`` one sorted code list per seat
-· ``field`` codes of the field cards, ``fw`` the wild number in the field (or null), ``fby``
-the seat that played the field · ``out`` cards that left this round (cleared or overwritten)
-· ``draw`` the 2-player draw pile, top first · ``unused`` the removed suit (2 players) or the
-cards set aside (3 players) · ``decl`` declarations (null until declared) · ``play``/``wild``
-tokens held per seat by side · ``pile`` tokens in the central pile · ``turn`` seat to play ·
-``start`` start player · ``rps`` rock-paper-scissors (``tied`` seats still in, ``ch``
-this throw's secret choices, ``throws`` revealed throws) · ``pen`` penalties per finished
-round (negative) · ``turns`` play-phase turns in the whole game (EP-16) · ``end`` the
-reason the game ended.
+    players        the number of seats
+    options        the game's options
+    rng            the seeded generator (cardroom.games.rng)
+    round          the round (1-based)
+    phase          "declare" | "rps" | "play" | "over"
+    hands          one sorted list of codes per seat
+    field          the field's cards; field_wild: the number the Wild token in it stands
+                   for (or null); field_by: the seat that played it
+    cleared        cards that left the field this round
+    draw_pile      the 2-player draw pile, top first
+    set_aside      the removed suit (2 players) or the cards set aside (3 players)
+    declarations   per seat, null until declared
+    play_tokens, wild_tokens   tokens held per seat, by side
+    token_pile     tokens in the central pile
+    current_seat   the seat to play;  start_player: this round's start player
+    rps            rock-paper-scissors: "players" still in, "choices" (this throw's secret
+                   shapes), "throws" (the revealed ones)
+    penalties      per finished round, one negative number per seat
+    turns_played   play-phase turns in the whole game (EP-16)
+    result         the result once the game is over, else null
 """
 
 from __future__ import annotations
@@ -23,16 +32,16 @@ from typing import Any
 from cardroom.games import rng as rngmod
 from cardroom.games.base import (
     Action,
+    Args,
     Event,
     Game,
-    GameOver,
     IllegalAction,
     InvalidOptions,
-    NotYourTurn,
     OptionSpec,
     State,
     View,
 )
+from cardroom.games.exact_plays import shapes as out_shapes
 from cardroom.games.exact_plays.cards import (
     ALL_CODES,
     PARSED,
@@ -51,6 +60,7 @@ from cardroom.games.exact_plays.combos import (
     combo_numbers,
     legal_combos,
 )
+from cardroom.games.moves import CardsField, ChoiceField, IntegerField, Move
 
 HAND_SIZE = 8
 MAX_DECLARATION = 10
@@ -58,14 +68,78 @@ TOKENS = 40
 SHAPES = ("rock", "paper", "scissors")
 _BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 SWITCHES = ("to_wild", "to_play")
-_FIELDS = {
-    "declare": ("tokens",),
-    "rps": ("shape",),
-    "play": ("cards", "wild"),
-    "pass": ("switch",),
-    "draw": (),
-}
-_PHASE_OF = {"declare": "declare", "rps": "rps", "play": "play", "pass": "play", "draw": "play"}
+
+# Every action type (docs/rules/exact-plays.md, "Actions"); EP-18 refuses any other form.
+MOVES = (
+    Move(
+        type="declare",
+        description="Declare how many plays you need to empty your hand (secret until "
+        "everyone has declared; you may declare again until then).",
+        phases=("declare",),
+        rule="EP-3",
+        handler="_declare",
+        fields=(
+            IntegerField(
+                name="tokens",
+                description="The number of Play tokens you take.",
+                rule="EP-3",
+                minimum=0,
+                maximum=MAX_DECLARATION,
+            ),
+        ),
+    ),
+    Move(
+        type="rps",
+        description="Rock-paper-scissors for the start player, among the tied players.",
+        phases=("rps",),
+        rule="EP-4",
+        handler="_rps",
+        fields=(ChoiceField(name="shape", description="Your throw.", rule="EP-4", choices=SHAPES),),
+    ),
+    Move(
+        type="play",
+        description="Play a single, a set or a run (paying a Play token), with a Wild token "
+        "if you like.",
+        phases=("play",),
+        rule="EP-6",
+        handler="_play",
+        fields=(
+            CardsField(name="cards", description="Cards in your hand, in any order.", rule="EP-7"),
+            IntegerField(
+                name="wild",
+                description="The number 1-10 a Wild token stands for (its suit follows from "
+                "the combination).",
+                rule="EP-8",
+                minimum=WILD_MIN,
+                maximum=WILD_MAX,
+                optional=True,
+            ),
+        ),
+    ),
+    Move(
+        type="pass",
+        description="Pass, turning one of your tokens over if you like.",
+        phases=("play",),
+        rule="EP-6",
+        handler="_pass",
+        fields=(
+            ChoiceField(
+                name="switch",
+                description="to_wild: a Play token becomes a Wild token; to_play: back.",
+                rule="EP-10",
+                choices=SWITCHES,
+                optional=True,
+            ),
+        ),
+    ),
+    Move(
+        type="draw",
+        description="2 players: draw the top card of the draw pile.",
+        phases=("play",),
+        rule="EP-6",
+        handler="_draw",
+    ),
+)
 
 
 def rounds_for(players: int) -> int:
@@ -89,6 +163,18 @@ class ExactPlays(Game):
     min_players = 2
     max_players = 4
     rules_url = "docs/rules/exact-plays.md"
+    moves = MOVES
+    form_rule = "EP-18"
+    shapes = out_shapes.SHAPES
+    end_rule = "EP-15"
+    card_id_pattern = r"[2-9][MSAB]"
+    card_example = "4M"
+    example = {
+        "game_type": "exact-plays",
+        "players": 3,
+        "options": {"tiebreak": "random"},
+        "bots": [{"seat": 1, "policy": "greedy"}, {"seat": 2, "policy": "greedy"}],
+    }
     option_specs = (
         OptionSpec(
             name="tiebreak",
@@ -127,6 +213,12 @@ class ExactPlays(Game):
                 "codes; 2 players: the 24 codes of three whole suits (the missing suit is "
                 "the removed one). Rounds beyond the list are shuffled from the seed."
             ),
+            items={
+                "anyOf": [
+                    {"type": "array", "items": {"type": "string", "enum": list(ALL_CODES)}},
+                    {"type": "null"},
+                ]
+            },
         ),
     )
 
@@ -178,23 +270,23 @@ class ExactPlays(Game):
         opts = {spec.name: copy.deepcopy(spec.default) for spec in self.option_specs}
         opts.update(options or {})
         state: State = {
-            "n": players,
-            "opts": opts,
+            "players": players,
+            "options": opts,
             "rng": rngmod.new_rng(seed),
             "round": 0,
             "phase": "declare",
-            "pen": [],
-            "turns": 0,
-            "end": None,
+            "penalties": [],
+            "turns_played": 0,
+            "result": None,
         }
         self._start_round(state, [])
         return state
 
     def _start_round(self, state: State, events: list[Event]) -> None:
         """EP-2: a new deal, then declarations (EP-3)."""
-        n = state["n"]
+        n = state["players"]
         state["round"] += 1
-        decks = state["opts"].get("decks") or []
+        decks = state["options"].get("decks") or []
         stacked = decks[state["round"] - 1] if state["round"] <= len(decks) else None
         rng = state["rng"]
         if n == 2:
@@ -219,17 +311,17 @@ class ExactPlays(Game):
             phase="declare",
             hands=hands,
             field=[],
-            fw=None,
-            fby=None,
-            out=[],
-            draw=draw,
-            unused=unused,
-            decl=[None] * n,
-            play=[0] * n,
-            wild=[0] * n,
-            pile=TOKENS,
-            turn=None,
-            start=None,
+            field_wild=None,
+            field_by=None,
+            cleared=[],
+            draw_pile=draw,
+            set_aside=unused,
+            declarations=[None] * n,
+            play_tokens=[0] * n,
+            wild_tokens=[0] * n,
+            token_pile=TOKENS,
+            current_seat=None,
+            start_player=None,
             rps=None,
         )
         events.append(
@@ -247,18 +339,18 @@ class ExactPlays(Game):
     def to_act(self, state: State) -> set[int]:
         phase = state["phase"]
         if phase == "declare":
-            return set(range(state["n"]))
+            return set(range(state["players"]))
         if phase == "rps":
             rps = state["rps"]
-            return {s for s in rps["tied"] if rps["ch"][s] is None}
+            return {s for s in rps["players"] if rps["choices"][s] is None}
         if phase == "play":
-            return {state["turn"]}
+            return {state["current_seat"]}
         return set()
 
     def awaiting(self, state: State) -> set[int]:
         """During declarations (EP-3) only seats that have not declared are waited for."""
         if state["phase"] == "declare":
-            return {seat for seat in range(state["n"]) if state["decl"][seat] is None}
+            return {seat for seat in range(state["players"]) if state["declarations"][seat] is None}
         return self.to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
@@ -270,7 +362,7 @@ class ExactPlays(Game):
         if phase == "rps":
             return [{"type": "rps", "shape": shape} for shape in SHAPES]
         hand = state["hands"][seat]
-        play, wild = state["play"][seat], state["wild"][seat]
+        play, wild = state["play_tokens"][seat], state["wild_tokens"][seat]
         actions: list[Action] = []
         if not self._must_play(state, seat):
             actions.append({"type": "pass"})
@@ -278,10 +370,10 @@ class ExactPlays(Game):
                 actions.append({"type": "pass", "switch": "to_wild"})
             if wild:
                 actions.append({"type": "pass", "switch": "to_play"})
-        if state["n"] == 2 and state["draw"] and hand:
+        if state["players"] == 2 and state["draw_pile"] and hand:
             actions.append({"type": "draw"})
         if play and hand:
-            field_numbers = combo_numbers(state["field"], state["fw"])
+            field_numbers = combo_numbers(state["field"], state["field_wild"])
             for combo_cards, wild_number in legal_combos(hand, field_numbers, wild > 0):
                 actions.append(_play_action(combo_cards, wild_number))
         return actions
@@ -289,13 +381,13 @@ class ExactPlays(Game):
     @staticmethod
     def _must_play(state: State, seat: int) -> bool:
         """EP-10: no pass with an empty field while holding a Play token (and cards, EP-9)."""
-        return not state["field"] and state["play"][seat] > 0 and bool(state["hands"][seat])
+        return not state["field"] and state["play_tokens"][seat] > 0 and bool(state["hands"][seat])
 
     def _forced(self, state: State, seat: int) -> Action | None:
         """The seat's only legal action, when it has exactly one (EP-9 and beyond)."""
         hand = state["hands"][seat]
-        play, wild = state["play"][seat], state["wild"][seat]
-        can_draw = state["n"] == 2 and bool(state["draw"]) and bool(hand)
+        play, wild = state["play_tokens"][seat], state["wild_tokens"][seat]
+        can_draw = state["players"] == 2 and bool(state["draw_pile"]) and bool(hand)
         if play == 0 and wild == 0:
             return None if can_draw else {"type": "pass"}
         if self._must_play(state, seat) and not can_draw:
@@ -304,82 +396,47 @@ class ExactPlays(Game):
                 return _play_action(*combos[0])
         return None
 
-    # --- apply ----------------------------------------------------------------------------
+    # --- the contract's hooks -------------------------------------------------------------
 
-    def apply(
-        self, state: State, seat: int, action: Action, now: float | None = None
-    ) -> list[Event]:
-        if state["phase"] == "over":
-            raise GameOver("the game is over", rule="EP-15")
-        if not _is_int(seat) or seat not in self.to_act(state):
-            raise NotYourTurn(self._not_your_turn_reason(state, seat))
-        if not isinstance(action, dict):
-            raise IllegalAction("an action is a JSON object with a type", field="type")
-        kind = action.get("type")
-        if not isinstance(kind, str) or kind not in _FIELDS:
-            raise IllegalAction(
-                f"unknown action type {kind!r}; Exact Plays has declare, rps, play, pass and draw",
-                field="type",
-            )
-        for key in action:
-            if key != "type" and key not in _FIELDS[kind]:
-                raise IllegalAction(f"{kind} has no field {key!r}", field=key)
-        if _PHASE_OF[kind] != state["phase"]:
-            # DESIGN: acting in the wrong phase is not-your-turn (409); in a simultaneous
-            # phase this is a race a client recovers from by looking again (a declaration
-            # that arrives just after the reveal), not a mistake in the action
-            raise NotYourTurn(
-                f"{kind} is not possible in the {state['phase']} phase", rule=_phase_rule(state)
-            )
-        events: list[Event] = []
-        if kind == "declare":
-            self._declare(state, seat, action, events)
-        elif kind == "rps":
-            self._rps(state, seat, action, events)
-        elif kind == "play":
-            self._play(state, seat, action, events)
-        elif kind == "pass":
-            self._pass(state, seat, action, events)
-        else:
-            self._draw(state, seat, events)
-        self._automatic(state, events)
-        return events
+    def phase(self, state: State) -> str:
+        return state["phase"]
 
-    @staticmethod
-    def _not_your_turn_reason(state: State, seat: Any) -> str:
-        phase = state["phase"]
-        if not _is_int(seat) or not 0 <= seat < state["n"]:
-            return f"there is no seat {seat!r}"
-        if phase == "rps":
-            if seat not in state["rps"]["tied"]:
-                return "only the tied players play rock-paper-scissors (EP-4)"
-            return "you have already chosen for this throw; wait for the others (EP-4)"
-        return f"it is seat {state['turn']}'s turn"
+    def hand_card(self, state: State, seat: int, card_id: str) -> str | None:
+        return card_id if card_id in state["hands"][seat] else None
 
-    def _automatic(self, state: State, events: list[Event]) -> None:
+    def hidden_cards(self, state: State, seat: int | None) -> set[str]:
+        hidden = set(state["draw_pile"]) | set(state["set_aside"])
+        for other, hand in enumerate(state["hands"]):
+            if other != seat:
+                hidden.update(hand)
+        return hidden
+
+    def not_your_turn(self, state: State, seat: int) -> tuple[str, str | None]:
+        if state["phase"] == "rps":
+            if seat not in state["rps"]["players"]:
+                return "only the tied players play rock-paper-scissors", "EP-4"
+            return "you have already chosen for this throw; wait for the others", "EP-4"
+        return f"it is seat {state['current_seat']}'s turn", "EP-6"
+
+    def after_move(self, state: State, events: list[Event]) -> None:
         """Play every seat whose turn comes with a single legal action (EP-9)."""
         while state["phase"] == "play":
-            seat = state["turn"]
+            seat = state["current_seat"]
             forced = self._forced(state, seat)
             if forced is None:
                 return
             if forced["type"] == "pass":
-                self._pass(state, seat, forced, events, auto=True)
+                self._pass(state, seat, {"switch": None}, events, None, auto=True)
             else:
-                self._play(state, seat, forced, events, auto=True)
+                args = {"cards": forced["cards"], "wild": forced.get("wild")}
+                self._play(state, seat, args, events, None, auto=True)
 
     # --- declarations and start player ------------------------------------------------
 
-    def _declare(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
-        tokens = action.get("tokens")
-        if not _is_int(tokens) or not 0 <= tokens <= MAX_DECLARATION:
-            raise IllegalAction(
-                f"tokens must be a whole number from 0 to {MAX_DECLARATION}",
-                rule="EP-3",
-                field="tokens",
-            )
-        changed = state["decl"][seat] is not None
-        state["decl"][seat] = tokens
+    def _declare(self, state: State, seat: int, args: Args, events: list[Event], now: Any) -> None:
+        tokens = args["tokens"]
+        changed = state["declarations"][seat] is not None
+        state["declarations"][seat] = tokens
         events.append(
             {
                 "type": "declared",
@@ -388,34 +445,32 @@ class ExactPlays(Game):
                 "private": {str(seat): {"tokens": tokens}},
             }
         )
-        if any(d is None for d in state["decl"]):
+        if any(d is None for d in state["declarations"]):
             return
         # EP-3: all in - reveal and take the tokens, Play side up
-        decl = state["decl"]
-        state["play"] = list(decl)
-        state["pile"] = TOKENS - sum(decl)
+        decl = state["declarations"]
+        state["play_tokens"] = list(decl)
+        state["token_pile"] = TOKENS - sum(decl)
         events.append({"type": "declarations_revealed", "declarations": list(decl)})
-        if not any(state["play"]):
+        if not any(state["play_tokens"]):
             self._end_round(state, events, "no_play_tokens")  # EP-12
             return
         most = max(decl)
-        tied = [s for s in range(state["n"]) if decl[s] == most]
+        tied = [s for s in range(state["players"]) if decl[s] == most]
         if len(tied) == 1:
             self._begin_play(state, tied[0], "most_tokens", events)
-        elif state["opts"]["tiebreak"] == "random":
+        elif state["options"]["tiebreak"] == "random":
             winner = rngmod.choice(state["rng"], tied)
             self._begin_play(state, winner, "random", events, tied=tied)
         else:
             state["phase"] = "rps"
-            state["rps"] = {"tied": tied, "ch": [None] * state["n"], "throws": []}
+            state["rps"] = {"players": tied, "choices": [None] * state["players"], "throws": []}
             events.append({"type": "rps_started", "players": list(tied)})
 
-    def _rps(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
-        shape = action.get("shape")
-        if not isinstance(shape, str) or shape not in SHAPES:
-            raise IllegalAction("shape must be rock, paper or scissors", rule="EP-4", field="shape")
+    def _rps(self, state: State, seat: int, args: Args, events: list[Event], now: Any) -> None:
+        shape = args["shape"]
         rps = state["rps"]
-        rps["ch"][seat] = shape
+        rps["choices"][seat] = shape
         throw = len(rps["throws"]) + 1
         events.append(
             {
@@ -425,22 +480,22 @@ class ExactPlays(Game):
                 "private": {str(seat): {"shape": shape}},
             }
         )
-        if any(rps["ch"][s] is None for s in rps["tied"]):
+        if any(rps["choices"][s] is None for s in rps["players"]):
             return
-        shapes = list(rps["ch"])
+        shapes = list(rps["choices"])
         rps["throws"].append(shapes)
-        remaining = rps_survivors(rps["tied"], shapes)
+        remaining = rps_survivors(rps["players"], shapes)
         events.append(
             {
                 "type": "rps_revealed",
                 "throw": throw,
                 "shapes": shapes,
-                "replay": remaining == rps["tied"],
+                "replay": remaining == rps["players"],
                 "remaining": list(remaining),
             }
         )
-        rps["tied"] = remaining
-        rps["ch"] = [None] * state["n"]
+        rps["players"] = remaining
+        rps["choices"] = [None] * state["players"]
         if len(remaining) == 1:
             self._begin_play(state, remaining[0], "rock_paper_scissors", events)
 
@@ -453,8 +508,8 @@ class ExactPlays(Game):
         tied: list[int] | None = None,
     ) -> None:
         state["phase"] = "play"
-        state["start"] = seat
-        state["turn"] = seat
+        state["start_player"] = seat
+        state["current_seat"] = seat
         event: Event = {"type": "start_player", "seat": seat, "reason": reason}
         if tied is not None:
             event["tied"] = list(tied)
@@ -466,34 +521,19 @@ class ExactPlays(Game):
         self,
         state: State,
         seat: int,
-        action: Action,
+        args: Args,
         events: list[Event],
+        now: Any,
         auto: bool = False,
     ) -> None:
         hand = state["hands"][seat]
-        chosen = action.get("cards")
-        wild = action.get("wild")
-        if not isinstance(chosen, list) or not chosen:
-            raise IllegalAction("cards must be a non-empty list of card ids", field="cards")
-        if wild is not None and (not _is_int(wild) or not WILD_MIN <= wild <= WILD_MAX):
-            raise IllegalAction(
-                f"wild is the number the Wild token stands for, {WILD_MIN} to {WILD_MAX}",
-                rule="EP-8",
-                field="wild",
-            )
-        if state["play"][seat] < 1:
+        chosen, wild = args["cards"], args["wild"]
+        if state["play_tokens"][seat] < 1:
             raise IllegalAction(
                 "you have no Play token: a Wild token is not a Play token", rule="EP-7"
             )
-        if wild is not None and state["wild"][seat] < 1:
+        if wild is not None and state["wild_tokens"][seat] < 1:
             raise IllegalAction("you have no Wild token", rule="EP-8", field="wild")
-        seen: set[str] = set()
-        for code in chosen:
-            if not isinstance(code, str) or code not in hand:
-                raise IllegalAction(f"{code!r} is not a card in your hand", field="cards")
-            if code in seen:
-                raise IllegalAction(f"{code} is listed twice", field="cards")
-            seen.add(code)
         played = sort_codes(chosen)
         kind = classify(played, wild)
         if kind is None:
@@ -503,21 +543,23 @@ class ExactPlays(Game):
                 rule="EP-8" if wild is not None else "EP-7",
                 field="cards",
             )
-        refusal = beats(combo_numbers(state["field"], state["fw"]), combo_numbers(played, wild))
+        refusal = beats(
+            combo_numbers(state["field"], state["field_wild"]), combo_numbers(played, wild)
+        )
         if refusal is not None:
             raise IllegalAction(f"{_describe(played, wild)}: {refusal}", rule="EP-7", field="cards")
         # accepted: pay, move the cards
         for code in played:
             hand.remove(code)
-        state["out"].extend(state["field"])
+        state["cleared"].extend(state["field"])
         state["field"] = played
-        state["fw"] = wild
-        state["fby"] = seat
-        state["play"][seat] -= 1
-        state["pile"] += 1
+        state["field_wild"] = wild
+        state["field_by"] = seat
+        state["play_tokens"][seat] -= 1
+        state["token_pile"] += 1
         if wild is not None:
-            state["wild"][seat] -= 1
-            state["pile"] += 1  # EP-8: the used Wild token returns to the pile
+            state["wild_tokens"][seat] -= 1
+            state["token_pile"] += 1  # EP-8: the used Wild token returns to the pile
         event: Event = {
             "type": "played",
             "seat": seat,
@@ -525,8 +567,8 @@ class ExactPlays(Game):
             "wild": field_wild(played, wild),
             "kind": kind,
             "hand_size": len(hand),
-            "play_tokens": state["play"][seat],
-            "wild_tokens": state["wild"][seat],
+            "play_tokens": state["play_tokens"][seat],
+            "wild_tokens": state["wild_tokens"][seat],
         }
         if auto:
             event["auto"] = True
@@ -537,56 +579,53 @@ class ExactPlays(Game):
         self,
         state: State,
         seat: int,
-        action: Action,
+        args: Args,
         events: list[Event],
+        now: Any,
         auto: bool = False,
     ) -> None:
-        switch = action.get("switch")
-        if switch is not None and switch not in SWITCHES:
-            raise IllegalAction(
-                'switch is "to_wild", "to_play" or absent', rule="EP-10", field="switch"
-            )
+        switch = args["switch"]
         if self._must_play(state, seat):
             raise IllegalAction(
                 "the field is empty and you hold a Play token: you must play", rule="EP-10"
             )
-        if switch == "to_wild" and state["play"][seat] < 1:
+        if switch == "to_wild" and state["play_tokens"][seat] < 1:
             raise IllegalAction("you have no Play token to switch", rule="EP-10", field="switch")
-        if switch == "to_play" and state["wild"][seat] < 1:
+        if switch == "to_play" and state["wild_tokens"][seat] < 1:
             raise IllegalAction("you have no Wild token to switch", rule="EP-10", field="switch")
         if switch == "to_wild":
-            state["play"][seat] -= 1
-            state["wild"][seat] += 1
+            state["play_tokens"][seat] -= 1
+            state["wild_tokens"][seat] += 1
         elif switch == "to_play":
-            state["wild"][seat] -= 1
-            state["play"][seat] += 1
+            state["wild_tokens"][seat] -= 1
+            state["play_tokens"][seat] += 1
         event: Event = {
             "type": "passed",
             "seat": seat,
             "switch": switch,
-            "play_tokens": state["play"][seat],
-            "wild_tokens": state["wild"][seat],
+            "play_tokens": state["play_tokens"][seat],
+            "wild_tokens": state["wild_tokens"][seat],
         }
         if auto:
             event["auto"] = True
         events.append(event)
-        n = state["n"]
+        n = state["players"]
         if n > 2 and not state["field"]:
             # EP-10: passing on an empty field hands the start to the next player
             nxt = (seat + 1) % n
-            state["start"] = nxt
+            state["start_player"] = nxt
             events.append({"type": "start_player", "seat": nxt, "reason": "pass"})
         self._end_turn(state, seat, events, passed=True)
 
-    def _draw(self, state: State, seat: int, events: list[Event]) -> None:
-        if state["n"] != 2:
+    def _draw(self, state: State, seat: int, args: Args, events: list[Event], now: Any) -> None:
+        if state["players"] != 2:
             raise IllegalAction("drawing exists only in a 2-player game", rule="EP-11")
-        if not state["draw"]:
+        if not state["draw_pile"]:
             raise IllegalAction("the draw pile is empty", rule="EP-11")
         hand = state["hands"][seat]
         if not hand:
             raise IllegalAction("a player with no cards in hand cannot draw", rule="EP-11")
-        code = state["draw"].pop(0)
+        code = state["draw_pile"].pop(0)
         hand.append(code)
         hand[:] = sort_codes(hand)
         events.append(
@@ -594,40 +633,40 @@ class ExactPlays(Game):
                 "type": "drew",
                 "seat": seat,
                 "hand_size": len(hand),
-                "draw_pile": len(state["draw"]),
+                "draw_pile": len(state["draw_pile"]),
                 "private": {str(seat): {"card": card(code)}},
             }
         )
         self._end_turn(state, seat, events, passed=False)
 
     def _end_turn(self, state: State, seat: int, events: list[Event], passed: bool) -> None:
-        n = state["n"]
-        state["turns"] += 1
-        if not any(state["play"]):
+        n = state["players"]
+        state["turns_played"] += 1
+        if not any(state["play_tokens"]):
             self._end_round(state, events, "no_play_tokens")  # EP-12
             return
         if n == 2 and passed:
             # EP-10: in a 2-player game a pass clears the field; the opponent starts
             other = 1 - seat
             self._clear_field(state, events, "pass")
-            state["start"] = other
+            state["start_player"] = other
             events.append({"type": "start_player", "seat": other, "reason": "pass"})
             if self._someone_out(state):
                 self._end_round(state, events, "out_of_cards")  # EP-13
                 return
         nxt = (seat + 1) % n
-        if n > 2 and state["fby"] == nxt:
+        if n > 2 and state["field_by"] == nxt:
             # EP-5: the turn returns to the player of the field cards
             self._clear_field(state, events, "returned")
-            state["start"] = nxt
+            state["start_player"] = nxt
             events.append({"type": "start_player", "seat": nxt, "reason": "field_cleared"})
             if self._someone_out(state):
                 self._end_round(state, events, "out_of_cards")  # EP-13
                 return
-        if state["turns"] >= state["opts"]["turn_limit"]:
+        if state["turns_played"] >= state["options"]["turn_limit"]:
             self._end_round(state, events, "turn_limit")  # EP-16
             return
-        state["turn"] = nxt
+        state["current_seat"] = nxt
 
     @staticmethod
     def _someone_out(state: State) -> bool:
@@ -640,25 +679,26 @@ class ExactPlays(Game):
                 {
                     "type": "field_cleared",
                     "cards": cards(state["field"]),
-                    "wild": field_wild(state["field"], state["fw"]),
-                    "by": state["fby"],
+                    "wild": field_wild(state["field"], state["field_wild"]),
+                    "by": state["field_by"],
                     "reason": reason,
                 }
             )
-        state["out"].extend(state["field"])
+        state["cleared"].extend(state["field"])
         state["field"] = []
-        state["fw"] = None
-        state["fby"] = None
+        state["field_wild"] = None
+        state["field_by"] = None
 
     # --- scoring --------------------------------------------------------------------------
 
     def _end_round(self, state: State, events: list[Event], reason: str) -> None:
         """EP-14 scoring, then EP-15: the next round or the end of the game."""
-        n = state["n"]
+        n = state["players"]
         penalties = [
-            -penalty(state["hands"][i], state["play"][i], state["wild"][i]) for i in range(n)
+            -penalty(state["hands"][i], state["play_tokens"][i], state["wild_tokens"][i])
+            for i in range(n)
         ]
-        state["pen"].append(penalties)
+        state["penalties"].append(penalties)
         totals = self.scores(state)
         events.append(
             {
@@ -668,74 +708,66 @@ class ExactPlays(Game):
                 "penalties": penalties,
                 "totals": totals,
                 "hand_sizes": [len(h) for h in state["hands"]],
-                "play_tokens": list(state["play"]),
-                "wild_tokens": list(state["wild"]),
+                "play_tokens": list(state["play_tokens"]),
+                "wild_tokens": list(state["wild_tokens"]),
             }
         )
-        state["play"] = [0] * n
-        state["wild"] = [0] * n
-        state["pile"] = TOKENS
-        state["turn"] = None
+        state["play_tokens"] = [0] * n
+        state["wild_tokens"] = [0] * n
+        state["token_pile"] = TOKENS
+        state["current_seat"] = None
         if reason == "turn_limit":
             end = "turn_limit"
         elif min(totals) <= -50:
             end = "minus_50"
         elif state["round"] >= rounds_for(n):
             end = "rounds"
-        elif state["turns"] >= state["opts"]["turn_limit"]:
+        elif state["turns_played"] >= state["options"]["turn_limit"]:
             end = "turn_limit"
         else:
             self._start_round(state, events)
             return
         state["phase"] = "over"
-        state["end"] = end
-        outcome = self.result(state)
-        assert outcome is not None
+        best = max(totals)
+        state["result"] = {
+            "winners": [i for i, t in enumerate(totals) if t == best],
+            "scores": totals,
+            "rounds": [list(r) for r in state["penalties"]],
+            "reason": end,
+        }
         events.append(
             {
                 "type": "game_over",
-                "winners": outcome["winners"],
-                "scores": outcome["scores"],
+                "winners": list(state["result"]["winners"]),
+                "scores": list(totals),
                 "reason": end,
             }
         )
 
     def scores(self, state: State) -> list[int]:
-        return [sum(r[i] for r in state["pen"]) for i in range(state["n"])]
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        if state["phase"] != "over":
-            return None
-        totals = self.scores(state)
-        best = max(totals)
-        return {
-            "winners": [i for i, t in enumerate(totals) if t == best],
-            "scores": totals,
-            "rounds": [list(r) for r in state["pen"]],
-            "reason": state["end"],
-        }
+        return [sum(r[i] for r in state["penalties"]) for i in range(state["players"])]
 
     # --- view -----------------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
-        n = state["n"]
+        n = state["players"]
         if seat is not None and (not _is_int(seat) or not 0 <= seat < n):
             seat = None
         phase = state["phase"]
         revealed = phase != "declare"
         rps = state["rps"]
-        opts = state["opts"]
+        opts = state["options"]
         seats = []
         for i in range(n):
             seats.append(
                 {
                     "seat": i,
                     "hand_size": len(state["hands"][i]),
-                    "play_tokens": state["play"][i],
-                    "wild_tokens": state["wild"][i],
-                    "declared": state["decl"][i] is not None,
-                    "declaration": state["decl"][i] if revealed else None,
-                    "total": sum(r[i] for r in state["pen"]),
+                    "play_tokens": state["play_tokens"][i],
+                    "wild_tokens": state["wild_tokens"][i],
+                    "declared": state["declarations"][i] is not None,
+                    "declaration": state["declarations"][i] if revealed else None,
+                    "total": sum(r[i] for r in state["penalties"]),
                 }
             )
         public: View = {
@@ -743,21 +775,21 @@ class ExactPlays(Game):
             "round": state["round"],
             "rounds": rounds_for(n),
             "phase": phase,
-            "turn": state["turn"] if phase == "play" else None,
-            "start_player": state["start"],
+            "turn": state["current_seat"] if phase == "play" else None,
+            "start_player": state["start_player"],
             "field": cards(state["field"]),
-            "field_wild": field_wild(state["field"], state["fw"]),
-            "field_kind": classify(state["field"], state["fw"]) if state["field"] else None,
-            "field_by": state["fby"],
-            "cleared": cards(state["out"]),
+            "field_wild": field_wild(state["field"], state["field_wild"]),
+            "field_kind": classify(state["field"], state["field_wild"]) if state["field"] else None,
+            "field_by": state["field_by"],
+            "cleared": cards(state["cleared"]),
             "seats": seats,
-            "declarations": list(state["decl"]) if revealed else None,
-            "token_pile": state["pile"],
-            "draw_pile": len(state["draw"]) if n == 2 else None,
+            "declarations": list(state["declarations"]) if revealed else None,
+            "token_pile": state["token_pile"],
+            "draw_pile": len(state["draw_pile"]) if n == 2 else None,
             "rps": _rps_view(rps, phase) if rps is not None else None,
-            "penalties": [list(r) for r in state["pen"]],
+            "penalties": [list(r) for r in state["penalties"]],
             "totals": self.scores(state),
-            "turns": state["turns"],
+            "turns": state["turns_played"],
             "options": {
                 "tiebreak": opts["tiebreak"],
                 "turn_limit": opts["turn_limit"],
@@ -772,10 +804,10 @@ class ExactPlays(Game):
             public["you"] = {
                 "seat": seat,
                 "hand": cards(state["hands"][seat]),
-                "declaration": state["decl"][seat],
-                "rps_choice": rps["ch"][seat] if rps is not None and phase == "rps" else None,
-                "play_tokens": state["play"][seat],
-                "wild_tokens": state["wild"][seat],
+                "declaration": state["declarations"][seat],
+                "rps_choice": rps["choices"][seat] if rps is not None and phase == "rps" else None,
+                "play_tokens": state["play_tokens"][seat],
+                "wild_tokens": state["wild_tokens"][seat],
             }
         return public
 
@@ -821,10 +853,6 @@ def _describe(codes: list[str], wild: int | None) -> str:
     return f"{text} + wild {wild}" if wild is not None else text
 
 
-def _phase_rule(state: State) -> str:
-    return {"declare": "EP-3", "rps": "EP-4", "play": "EP-6"}.get(state["phase"], "EP-15")
-
-
 def _rps_view(rps: dict[str, Any], phase: str) -> dict[str, Any]:
     throws = []
     for shapes in rps["throws"]:
@@ -834,8 +862,10 @@ def _rps_view(rps: dict[str, Any], phase: str) -> dict[str, Any]:
             {"shapes": list(shapes), "replay": remaining == players, "remaining": remaining}
         )
     return {
-        "players": list(rps["tied"]),
+        "players": list(rps["players"]),
         "throw": len(rps["throws"]) + 1 if phase == "rps" else None,
-        "chosen": [s for s in rps["tied"] if rps["ch"][s] is not None] if phase == "rps" else [],
+        "chosen": [s for s in rps["players"] if rps["choices"][s] is not None]
+        if phase == "rps"
+        else [],
         "throws": throws,
     }

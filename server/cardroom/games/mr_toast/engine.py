@@ -1,62 +1,152 @@
 """The Mr Toast rules engine (rulebook plus rulings MT-1..MT-15, see docs/rules/mr-toast.md).
 
-State layout (plain JSON, compact; card numbers are ints, the wire id of card ``n`` is
-``"c<n>"``)::
+State (plain JSON; a card is a number, its wire id is ``"c<number>"``)::
 
-    n      number of seats
-    k      code table: k[n] is the code of card n ("G3", "TB", ...)
-    draw   draw pile, top first
-    disc   discard pile, bottom first (last = top)
-    hand   one list per seat, in the order the cards were received
-    fun    per seat: the scored cards in front, [green] or [green, purple] per score
-    red    per seat: the red card in front, or null
-    brk    per seat: the Take a Break card in front, or null
-    drawn  per seat: the cards of that seat's latest draw (private)
-    cur    the seat whose turn it is;  turn: the turn number (1-based, skipped turns count)
-    ph     "play" (step 2), "blue" (step 3 after a step-2 play), "react" (a No Way window),
-           "over"
-    pend   the unresolved blue play or null: {"s": seat, "c": card, "t": target or null,
-           "nw": [[seat, card], ...] No Ways in order, "ans": seats that answered the
-           latest card, "at": when the latest window opened (only with a deadline)}
-    opt    mode, turn_limit, reaction_deadline, auto_allow
-    rng    the seeded generator (cardroom.games.rng)
-    res    the result once the game is over, else null
+    players        the number of seats
+    codes          codes[n] is the code of card n ("G3", "TB", ...)
+    draw_pile      top first
+    discard_pile   bottom first (last = top)
+    hands          one list per seat, in the order the cards were received
+    fun            per seat: the scored cards in front, [green] or [green, purple] per score
+    red            per seat: the red card in front, or null
+    breaks         per seat: the Take a Break card in front, or null
+    drawn          per seat: the cards of that seat's latest draw (private)
+    current_seat   whose turn it is;  turn: the turn number (1-based, skipped turns count)
+    phase          "play" (step 2), "blue" (step 3 after a step-2 play), "reaction" (a No Way
+                   window), "over"
+    pending        the unresolved blue play or null: {"seat", "card", "target" (or null),
+                   "no_ways": [[seat, card], ...] in order, "answered": seats that answered
+                   the latest card, "opened_at": when the latest window opened (only with a
+                   deadline)}
+    options        mode, turn_limit, reaction_deadline, auto_allow
+    rng            the seeded generator (cardroom.games.rng)
+    result         the result once the game is over, else null
 """
 
 from __future__ import annotations
 
 import copy
 import math
-import re
 from collections import Counter
 from typing import Any
 
 from cardroom.games import rng as rngmod
 from cardroom.games.base import (
     Action,
+    Args,
     Event,
     Game,
-    GameOver,
     IllegalAction,
     InvalidOptions,
-    NotYourTurn,
     OptionSpec,
     State,
     View,
 )
+from cardroom.games.moves import CardField, CardsField, Move, SeatField
 from cardroom.games.mr_toast import cards as C
+from cardroom.games.mr_toast.shapes import SHAPES
 
 HAND_SIZE = 5
 WIN_SCORE = 15
-_ID_RE = re.compile(r"c(0|[1-9][0-9]{0,5})")
+_PHASE_STEPS = {"play": 2, "blue": 3, "reaction": 3, "over": None}
 
-_PHASE_TYPES = {
-    "play": ("give_red", "score", "clear_red", "play_blue", "end_turn"),
-    "blue": ("play_blue", "end_turn"),
-    "react": ("no_way", "allow"),
-}
-_PHASE_NAMES = {"play": "play", "blue": "blue", "react": "reaction", "over": "over"}
-_PHASE_STEPS = {"play": 2, "blue": 3, "react": 3, "over": None}
+
+def _in_step_two(state: State, seat: int) -> str | None:
+    if state["phase"] == "blue":
+        return "you have already made your step-2 play: play a blue card or end_turn"
+    return None
+
+
+# Every action type (docs/rules/mr-toast.md, "Actions"). Card fields take ids ("c17") of
+# cards in the acting seat's hand; MT-16 refuses anything that is not one of these forms.
+MOVES = (
+    Move(
+        type="give_red",
+        description="Step 2: give a red card (a chore) from your hand to another player who "
+        "has scored and has no red card in front of them.",
+        phases=("play", "blue"),
+        rule="MT-7",
+        handler="_give_red",
+        allowed=_in_step_two,
+        fields=(
+            CardField(name="card", description="A red card in your hand.", rule="MT-7"),
+            SeatField(name="target", description="The player who gets the chore.", rule="MT-7"),
+        ),
+    ),
+    Move(
+        type="score",
+        description="Step 2, with no red card in front of you: score a green card, with a "
+        "purple card on it if you like, for their points.",
+        phases=("play", "blue"),
+        rule="MT-7",
+        handler="_score",
+        allowed=_in_step_two,
+        fields=(
+            CardField(name="green", description="A green card in your hand.", rule="MT-7"),
+            CardField(
+                name="purple",
+                description="A purple card in your hand, played on the green.",
+                rule="MT-7",
+                optional=True,
+            ),
+        ),
+    ),
+    Move(
+        type="clear_red",
+        description="Step 2, with a red card in front of you: discard it with green cards "
+        "(and a purple card if you like) adding up to at least its value.",
+        phases=("play", "blue"),
+        rule="MT-7",
+        handler="_clear_red",
+        allowed=_in_step_two,
+        lists_all=False,
+        fields=(
+            CardsField(name="greens", description="Green cards in your hand.", rule="MT-7"),
+            CardField(
+                name="purple", description="A purple card in your hand.", rule="MT-7", optional=True
+            ),
+        ),
+    ),
+    Move(
+        type="play_blue",
+        description="Step 2 or 3: play a blue card (Take a Break on another player, Find a "
+        "Penny, In the Trash); the others may answer with No Way.",
+        phases=("play", "blue"),
+        rule="MT-8",
+        handler="_play_blue",
+        fields=(
+            CardField(name="card", description="A blue card in your hand.", rule="MT-8"),
+            SeatField(
+                name="target",
+                description="Take a Break only: the player who takes the break.",
+                rule="MT-9",
+                optional=True,
+            ),
+        ),
+    ),
+    Move(
+        type="end_turn",
+        description="End your turn (step 3 without a blue card).",
+        phases=("play", "blue"),
+        rule="MT-8",
+        handler="_end_turn",
+    ),
+    Move(
+        type="no_way",
+        description="In a No Way window: cancel the latest card with a No Way card.",
+        phases=("reaction",),
+        rule="MT-12",
+        handler="_no_way",
+        fields=(CardField(name="card", description="A No Way card in your hand.", rule="MT-12"),),
+    ),
+    Move(
+        type="allow",
+        description="In a No Way window: let the latest card be.",
+        phases=("reaction",),
+        rule="MT-12",
+        handler="_allow",
+    ),
+)
 
 
 class MrToast(Game):
@@ -70,6 +160,20 @@ class MrToast(Game):
     min_players = 2
     max_players = 6
     rules_url = "docs/rules/mr-toast.md"
+    form_rule = "MT-16"
+    shapes = SHAPES
+    card_id_pattern = r"c(0|[1-9][0-9]{0,5})"
+    card_example = "c17"
+    example = {
+        "game_type": "mr-toast",
+        "players": 4,
+        "options": {"mode": "exact", "auto_allow": True},
+        "bots": [
+            {"seat": 1, "policy": "greedy"},
+            {"seat": 2, "policy": "greedy"},
+            {"seat": 3, "policy": "random"},
+        ],
+    }
     option_specs = (
         OptionSpec(
             "mode",
@@ -110,6 +214,7 @@ class MrToast(Game):
             'Shown to players as "stacked" until the game ends.',
             nullable=True,
             secret=True,
+            items={"type": "string", "enum": list(C.CODES)},
         ),
         OptionSpec(
             "composition",
@@ -121,6 +226,14 @@ class MrToast(Game):
             "all. With fewer than 5 cards per player, each player is dealt the same smaller "
             "number (deck size // players). null: the default deck.",
             nullable=True,
+            items={
+                "type": "object",
+                "properties": {
+                    "code": {"type": "string", "enum": list(C.CODES)},
+                    "count": {"type": "integer", "minimum": 0, "maximum": 200},
+                },
+                "required": ["code", "count"],
+            },
         ),
         OptionSpec(
             "reaction_deadline",
@@ -204,27 +317,27 @@ class MrToast(Game):
         if first is None:
             first = rngmod.choice(rng, list(range(players)))
         state: State = {
-            "n": players,
-            "k": table,
-            "draw": ids[players * hand_size :],
-            "disc": [],
-            "hand": hands,
+            "players": players,
+            "codes": table,
+            "draw_pile": ids[players * hand_size :],
+            "discard_pile": [],
+            "hands": hands,
             "fun": [[] for _ in range(players)],
             "red": [None] * players,
-            "brk": [None] * players,
+            "breaks": [None] * players,
             "drawn": [[] for _ in range(players)],
-            "cur": first,
+            "current_seat": first,
             "turn": 0,
-            "ph": "play",
-            "pend": None,
-            "opt": {
+            "phase": "play",
+            "pending": None,
+            "options": {
                 "mode": opts["mode"],
                 "turn_limit": opts["turn_limit"],
                 "reaction_deadline": opts["reaction_deadline"],
                 "auto_allow": opts["auto_allow"],
             },
             "rng": rng,
-            "res": None,
+            "result": None,
         }
         _begin_turn(state, first, [])
         return state
@@ -232,27 +345,27 @@ class MrToast(Game):
     # --- who acts, what is legal ----------------------------------------------------------
 
     def to_act(self, state: State) -> set[int]:
-        if state["res"] is not None:
+        if state["result"] is not None:
             return set()
-        if state["ph"] == "react":
+        if state["phase"] == "reaction":
             return set(_waiting(state))
-        return {state["cur"]}
+        return {state["current_seat"]}
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if not _is_seat(state, seat) or seat not in self.to_act(state):
             return []
-        hand = state["hand"][seat]
-        k = state["k"]
-        phase = state["ph"]
+        hand = state["hands"][seat]
+        k = state["codes"]
+        phase = state["phase"]
         actions: list[Action] = []
-        if phase == "react":
+        if phase == "reaction":
             for number in hand:
                 if k[number] == "NW":
                     actions.append({"type": "no_way", "card": C.card_id(number)})
             actions.append({"type": "allow"})
             return actions
         if phase == "play":
-            n = state["n"]
+            n = state["players"]
             red = state["red"]
             # give a chore (MT-7)
             targets = [t for t in range(n) if t != seat and red[t] is None and state["fun"][t]]
@@ -265,7 +378,7 @@ class MrToast(Game):
             if red[seat] is None:
                 # score (MT-7, MT-10)
                 room = WIN_SCORE - _score(state, seat)
-                exact = state["opt"]["mode"] == "exact"
+                exact = state["options"]["mode"] == "exact"
                 purples = [p for p in hand if k[p][0] == "P"]
                 for green in hand:
                     if k[green][0] != "G":
@@ -288,36 +401,241 @@ class MrToast(Game):
         actions.append({"type": "end_turn"})
         return actions
 
-    # --- applying actions -----------------------------------------------------------------
+    # --- the contract's hooks -------------------------------------------------------------
 
-    def apply(
-        self, state: State, seat: int, action: Action, now: float | None = None
-    ) -> list[Event]:
-        if now is not None and _expired(state, now):
-            # MT-14: a request after the deadline closes the window first. Work on a copy so
-            # that a refused action still leaves the state exactly as it was.
-            work = copy.deepcopy(state)
-            events = self.advance(work, now)
-            events.extend(_apply(work, seat, action, now))
-            state.clear()
-            state.update(work)
-            return events
-        return _apply(state, seat, action, now)
+    def phase(self, state: State) -> str:
+        return state["phase"]
+
+    def hand_card(self, state: State, seat: int, card_id: str) -> int | None:
+        number = int(card_id[1:])
+        return number if number in state["hands"][seat] else None
+
+    def hidden_cards(self, state: State, seat: int | None) -> set[str]:
+        hidden = set(state["draw_pile"])
+        for other, hand in enumerate(state["hands"]):
+            if other != seat:
+                hidden.update(hand)
+        return {C.card_id(number) for number in hidden}
+
+    def not_your_turn(self, state: State, seat: int) -> tuple[str, str | None]:
+        if state["phase"] == "reaction":
+            if seat == _latest_player(state["pending"]):
+                why = "you played the latest card of the chain"
+            else:
+                why = "you have already answered the latest card"
+            return f"a No Way window is open and {why}", "MT-12"
+        return f"it is seat {state['current_seat']}'s turn", "MT-4"
+
+    # --- the moves (declared in MOVES below; checked by Game.apply first) ----------------
+
+    def _give_red(self, state: State, seat: int, args: Args, events: list[Event], now: Any) -> None:
+        card, target = args["card"], args["target"]
+        if state["codes"][card][0] != "R":
+            raise IllegalAction(f"{C.card_id(card)} is not a red card", rule="MT-7", field="card")
+        if state["red"][target] is not None:
+            raise IllegalAction(
+                f"seat {target} already has a red card in front of them",
+                rule="MT-7",
+                field="target",
+            )
+        if not state["fun"][target]:
+            raise IllegalAction(
+                f"seat {target} has not scored yet (no green card in front of them)",
+                rule="MT-7",
+                field="target",
+            )
+        state["hands"][seat].remove(card)
+        state["red"][target] = card
+        state["phase"] = "blue"
+        events.append(
+            {"type": "chore_given", "seat": seat, "target": target, "card": _card(state, card)}
+        )
+
+    def _score(self, state: State, seat: int, args: Args, events: list[Event], now: Any) -> None:
+        codes = state["codes"]
+        green, purple = args["green"], args["purple"]
+        if codes[green][0] != "G":
+            raise IllegalAction(
+                f"{C.card_id(green)} is not a green card", rule="MT-7", field="green"
+            )
+        _check_purple(codes, purple)
+        if state["red"][seat] is not None:
+            raise IllegalAction(
+                "you have a red card in front of you: clear it before you score", rule="MT-7"
+            )
+        points = C.VALUES[codes[green]] + (C.VALUES[codes[purple]] if purple is not None else 0)
+        before = _score(state, seat)
+        exact = state["options"]["mode"] == "exact"
+        if exact and before + points > WIN_SCORE:
+            raise IllegalAction(
+                f"{points} points would take you from {before} past {WIN_SCORE} (mode exact)",
+                rule="MT-10",
+                field="green",
+            )
+        hand = state["hands"][seat]
+        hand.remove(green)
+        entry = [green]
+        if purple is not None:
+            hand.remove(purple)
+            entry.append(purple)
+        state["fun"][seat].append(entry)
+        total = before + points
+        events.append(
+            {
+                "type": "scored",
+                "seat": seat,
+                "green": _card(state, green),
+                "purple": _maybe_card(codes, purple),
+                "points": points,
+                "score": total,
+            }
+        )
+        if (exact and total == WIN_SCORE) or (not exact and total >= WIN_SCORE):
+            _finish(state, [seat], "exact_15" if exact else "reached_15", events)
+            return
+        state["phase"] = "blue"
+
+    def _clear_red(
+        self, state: State, seat: int, args: Args, events: list[Event], now: Any
+    ) -> None:
+        codes = state["codes"]
+        greens, purple = args["greens"], args["purple"]
+        for green in greens:
+            if codes[green][0] != "G":
+                raise IllegalAction(
+                    f"{C.card_id(green)} is not a green card", rule="MT-7", field="greens"
+                )
+        _check_purple(codes, purple)
+        red = state["red"][seat]
+        if red is None:
+            raise IllegalAction("you have no red card in front of you to clear", rule="MT-7")
+        total = sum(C.VALUES[codes[g]] for g in greens)
+        total += C.VALUES[codes[purple]] if purple is not None else 0
+        need = C.VALUES[codes[red]]
+        if total < need:
+            raise IllegalAction(
+                f"your cards add up to {total}, less than the red card's {need}",
+                rule="MT-7",
+                field="greens",
+            )
+        hand = state["hands"][seat]
+        for green in greens:
+            hand.remove(green)
+        if purple is not None:
+            hand.remove(purple)
+        state["red"][seat] = None
+        state["discard_pile"].append(red)
+        state["discard_pile"].extend(greens)
+        if purple is not None:
+            state["discard_pile"].append(purple)
+        state["phase"] = "blue"
+        events.append(
+            {
+                "type": "chore_cleared",
+                "seat": seat,
+                "red": _card(state, red),
+                "greens": _cards(state, greens),
+                "purple": _maybe_card(codes, purple),
+            }
+        )
+
+    def _play_blue(
+        self, state: State, seat: int, args: Args, events: list[Event], now: Any
+    ) -> None:
+        card, target = args["card"], args["target"]
+        code = state["codes"][card]
+        if code == "NW":
+            raise IllegalAction(
+                "No Way cards are only played as reactions (no_way), never in step 2 or 3",
+                rule="MT-8",
+                field="card",
+            )
+        if code not in C.BLUES:
+            raise IllegalAction(f"{C.card_id(card)} is not a blue card", rule="MT-8", field="card")
+        if code == "TB":
+            if target is None:
+                raise IllegalAction(
+                    "Take a Break needs a target: another player", rule="MT-9", field="target"
+                )
+            if state["breaks"][target] is not None:
+                raise IllegalAction(
+                    f"seat {target} already has a Take a Break card in front of them",
+                    rule="MT-9",
+                    field="target",
+                )
+        elif target is not None:
+            raise IllegalAction(
+                f"{C.BLUE_NAMES[code]} takes no target", rule="MT-9", field="target"
+            )
+        if code == "IT" and state["red"][seat] is None:
+            raise IllegalAction(
+                "In the Trash needs a red card in front of you", rule="MT-9", field="card"
+            )
+        state["hands"][seat].remove(card)
+        state["pending"] = {
+            "seat": seat,
+            "card": card,
+            "target": target,
+            "no_ways": [],
+            "answered": [],
+        }
+        state["phase"] = "reaction"
+        events.append(
+            {"type": "blue_played", "seat": seat, "card": _card(state, card), "target": target}
+        )
+        _open_window(state, now, events)
+
+    def _end_turn(self, state: State, seat: int, args: Args, events: list[Event], now: Any) -> None:
+        _end_turn(state, events)
+
+    def _no_way(self, state: State, seat: int, args: Args, events: list[Event], now: Any) -> None:
+        card = args["card"]
+        if state["codes"][card] != "NW":
+            raise IllegalAction(
+                f"{C.card_id(card)} is not a No Way card", rule="MT-12", field="card"
+            )
+        pend = state["pending"]
+        state["hands"][seat].remove(card)
+        pend["no_ways"].append([seat, card])
+        events.append(
+            {
+                "type": "no_way",
+                "seat": seat,
+                "card": _card(state, card),
+                "chain": len(pend["no_ways"]),
+                "outcome": "cancelled" if len(pend["no_ways"]) % 2 else "happens",
+            }
+        )
+        _open_window(state, now, events)
+
+    def _allow(self, state: State, seat: int, args: Args, events: list[Event], now: Any) -> None:
+        state["pending"]["answered"].append(seat)
+        events.append({"type": "allowed", "seat": seat})
+        if not _waiting(state):
+            _resolve(state, events)
+
+    moves = MOVES
 
     def deadline(self, state: State) -> float | None:
-        pend = state["pend"]
-        seconds = state["opt"]["reaction_deadline"]
-        if state["ph"] != "react" or pend is None or seconds is None or pend.get("at") is None:
+        pend = state["pending"]
+        seconds = state["options"]["reaction_deadline"]
+        if (
+            state["phase"] != "reaction"
+            or pend is None
+            or seconds is None
+            or pend.get("opened_at") is None
+        ):
             return None
-        return pend["at"] + seconds
+        return pend["opened_at"] + seconds
 
     def advance(self, state: State, now: float) -> list[Event]:
-        if now is None or not _expired(state, now):
+        deadline = self.deadline(state)
+        if now is None or deadline is None or now < deadline:
             return []
         events: list[Event] = []
-        pend = state["pend"]
+        pend = state["pending"]
         missing = _waiting(state)
-        pend["ans"].extend(missing)
+        pend["answered"].extend(missing)
         events.append({"type": "window_closed", "reason": "deadline", "defaulted": missing})
         _resolve(state, events)
         return events
@@ -325,58 +643,58 @@ class MrToast(Game):
     # --- what players see -----------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
-        k = state["k"]
+        k = state["codes"]
         scores = self.scores(state)
         seats = []
-        for s in range(state["n"]):
+        for s in range(state["players"]):
             seats.append(
                 {
                     "seat": s,
-                    "hand_size": len(state["hand"][s]),
+                    "hand_size": len(state["hands"][s]),
                     "score": scores[s],
                     "fun": [_fun_entry(k, entry) for entry in state["fun"][s]],
                     "red": _maybe_card(k, state["red"][s]),
-                    "take_a_break": _maybe_card(k, state["brk"][s]),
+                    "take_a_break": _maybe_card(k, state["breaks"][s]),
                 }
             )
-        pend = state["pend"]
+        pend = state["pending"]
         pending = None
         if pend is not None:
             pending = {
-                "seat": pend["s"],
-                "card": C.wire(pend["c"], k[pend["c"]]),
-                "target": pend["t"],
-                "no_ways": [{"seat": s, "card": C.wire(c, k[c])} for s, c in pend["nw"]],
-                "outcome": "cancelled" if len(pend["nw"]) % 2 else "happens",
+                "seat": pend["seat"],
+                "card": C.wire(pend["card"], k[pend["card"]]),
+                "target": pend["target"],
+                "no_ways": [{"seat": s, "card": C.wire(c, k[c])} for s, c in pend["no_ways"]],
+                "outcome": "cancelled" if len(pend["no_ways"]) % 2 else "happens",
                 "eligible": _eligible(state),
-                "answered": sorted(pend["ans"]),
+                "answered": sorted(pend["answered"]),
                 "waiting_for": _waiting(state),
-                "opened_at": pend.get("at"),
+                "opened_at": pend.get("opened_at"),
                 "deadline": self.deadline(state),
             }
-        phase = state["ph"]
-        opt = state["opt"]
+        phase = state["phase"]
+        opt = state["options"]
         result: View = {
-            "players": state["n"],
+            "players": state["players"],
             "mode": opt["mode"],
             "turn_limit": opt["turn_limit"],
             "reaction_deadline": opt["reaction_deadline"],
             "auto_allow": opt["auto_allow"],
             "deck_size": len(k),
             "turn": state["turn"],
-            "current_seat": state["cur"],
-            "phase": _PHASE_NAMES[phase],
+            "current_seat": state["current_seat"],
+            "phase": phase,
             "step": _PHASE_STEPS[phase],
             "seats": seats,
             "scores": scores,
-            "draw_pile": len(state["draw"]),
-            "discard_pile": [C.wire(c, k[c]) for c in state["disc"]],
+            "draw_pile": len(state["draw_pile"]),
+            "discard_pile": [C.wire(c, k[c]) for c in state["discard_pile"]],
             "pending": pending,
-            "result": copy.deepcopy(state["res"]),
+            "result": copy.deepcopy(state["result"]),
             "you": None,
         }
         if _is_seat(state, seat):
-            hand = state["hand"][seat]
+            hand = state["hands"][seat]
             result["you"] = {
                 "seat": seat,
                 "hand": [C.wire(c, k[c]) for c in hand],
@@ -384,14 +702,18 @@ class MrToast(Game):
             }
         return result
 
-    def result(self, state: State) -> dict[str, Any] | None:
-        return copy.deepcopy(state["res"])
-
     def scores(self, state: State) -> list[int]:
-        return [_score(state, s) for s in range(state["n"])]
+        return [_score(state, s) for s in range(state["players"])]
 
 
 # --- option helpers ------------------------------------------------------------------------------
+
+
+def _check_purple(codes: list[str], purple: int | None) -> None:
+    if purple is not None and codes[purple][0] != "P":
+        raise IllegalAction(
+            f"{C.card_id(purple)} is not a purple card", rule="MT-7", field="purple"
+        )
 
 
 def _check_composition(composition: Any) -> Counter[str]:
@@ -431,11 +753,11 @@ def _check_composition(composition: Any) -> Counter[str]:
 
 
 def _is_seat(state: State, seat: Any) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["n"]
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
 
 
 def _score(state: State, seat: int) -> int:
-    k = state["k"]
+    k = state["codes"]
     return sum(C.VALUES[k[c]] for entry in state["fun"][seat] for c in entry)
 
 
@@ -453,34 +775,26 @@ def _maybe_card(k: list[str], number: int | None) -> dict[str, Any] | None:
 
 
 def _latest_player(pend: dict[str, Any]) -> int:
-    return pend["nw"][-1][0] if pend["nw"] else pend["s"]
+    return pend["no_ways"][-1][0] if pend["no_ways"] else pend["seat"]
 
 
 def _eligible(state: State) -> list[int]:
     """MT-12: every seat except the player of the latest card of the chain."""
-    latest = _latest_player(state["pend"])
-    return [s for s in range(state["n"]) if s != latest]
+    latest = _latest_player(state["pending"])
+    return [s for s in range(state["players"]) if s != latest]
 
 
 def _waiting(state: State) -> list[int]:
-    answered = state["pend"]["ans"]
+    answered = state["pending"]["answered"]
     return [s for s in _eligible(state) if s not in answered]
 
 
-def _expired(state: State, now: float) -> bool:
-    pend = state["pend"]
-    seconds = state["opt"]["reaction_deadline"]
-    if state["ph"] != "react" or pend is None or seconds is None or pend.get("at") is None:
-        return False
-    return now >= pend["at"] + seconds
-
-
 def _cards(state: State, numbers: list[int]) -> list[dict[str, Any]]:
-    return [C.wire(c, state["k"][c]) for c in numbers]
+    return [C.wire(c, state["codes"][c]) for c in numbers]
 
 
 def _card(state: State, number: int) -> dict[str, Any]:
-    return C.wire(number, state["k"][number])
+    return C.wire(number, state["codes"][number])
 
 
 # --- turn flow -----------------------------------------------------------------------------------
@@ -490,14 +804,14 @@ def _draw(state: State, seat: int, count: int, events: list[Event]) -> None:
     """MT-5: draw ``count`` cards, reshuffling the discard pile into an empty draw pile."""
     drawn: list[int] = []
     for _ in range(count):
-        if not state["draw"]:
-            if not state["disc"]:
+        if not state["draw_pile"]:
+            if not state["discard_pile"]:
                 break
-            state["draw"] = rngmod.shuffled(state["rng"], state["disc"])
-            state["disc"] = []
-            events.append({"type": "reshuffled", "count": len(state["draw"])})
-        drawn.append(state["draw"].pop(0))
-    state["hand"][seat].extend(drawn)
+            state["draw_pile"] = rngmod.shuffled(state["rng"], state["discard_pile"])
+            state["discard_pile"] = []
+            events.append({"type": "reshuffled", "count": len(state["draw_pile"])})
+        drawn.append(state["draw_pile"].pop(0))
+    state["hands"][seat].extend(drawn)
     state["drawn"][seat] = drawn
     events.append(
         {
@@ -511,64 +825,64 @@ def _draw(state: State, seat: int, count: int, events: list[Event]) -> None:
 
 def _begin_turn(state: State, seat: int, events: list[Event]) -> None:
     """Start the next turn at ``seat``: MT-11 limit, MT-6 skip, MT-5 draw."""
-    n = state["n"]
+    n = state["players"]
     while True:
-        if state["turn"] >= state["opt"]["turn_limit"]:
+        if state["turn"] >= state["options"]["turn_limit"]:
             scores = [_score(state, s) for s in range(n)]
             best = max(scores)
             _finish(state, [s for s in range(n) if scores[s] == best], "turn_limit", events)
             return
         state["turn"] += 1
-        state["cur"] = seat
-        state["ph"] = "play"
+        state["current_seat"] = seat
+        state["phase"] = "play"
         events.append({"type": "turn_started", "seat": seat, "turn": state["turn"]})
-        brk = state["brk"][seat]
+        brk = state["breaks"][seat]
         if brk is None:
             _draw(state, seat, 1, events)
             return
-        state["brk"][seat] = None
-        state["disc"].append(brk)
+        state["breaks"][seat] = None
+        state["discard_pile"].append(brk)
         events.append({"type": "skipped", "seat": seat, "card": _card(state, brk)})
         events.append({"type": "turn_ended", "seat": seat, "turn": state["turn"]})
         seat = (seat + 1) % n
 
 
 def _end_turn(state: State, events: list[Event]) -> None:
-    seat = state["cur"]
-    state["pend"] = None
+    seat = state["current_seat"]
+    state["pending"] = None
     events.append({"type": "turn_ended", "seat": seat, "turn": state["turn"]})
-    _begin_turn(state, (seat + 1) % state["n"], events)
+    _begin_turn(state, (seat + 1) % state["players"], events)
 
 
 def _finish(state: State, winners: list[int], reason: str, events: list[Event]) -> None:
-    state["res"] = {
+    state["result"] = {
         "winners": winners,
-        "scores": [_score(state, s) for s in range(state["n"])],
+        "scores": [_score(state, s) for s in range(state["players"])],
         "reason": reason,
         "turn": state["turn"],
-        "turn_limit": state["opt"]["turn_limit"],
-        "mode": state["opt"]["mode"],
+        "turn_limit": state["options"]["turn_limit"],
+        "mode": state["options"]["mode"],
     }
-    state["ph"] = "over"
-    state["pend"] = None
-    events.append({"type": "game_over", "result": copy.deepcopy(state["res"])})
+    state["phase"] = "over"
+    state["pending"] = None
+    events.append({"type": "game_over", "result": copy.deepcopy(state["result"])})
 
 
 # --- reaction windows (MT-12..MT-14) -------------------------------------------------------------
 
 
 def _open_window(state: State, now: float | None, events: list[Event]) -> None:
-    pend = state["pend"]
-    pend["ans"] = []
-    if state["opt"]["reaction_deadline"] is not None and now is not None:
-        pend["at"] = now
+    pend = state["pending"]
+    pend["answered"] = []
+    if state["options"]["reaction_deadline"] is not None and now is not None:
+        pend["opened_at"] = now
     else:
-        pend.pop("at", None)
-    if state["opt"]["auto_allow"]:
-        k = state["k"]
+        pend.pop("opened_at", None)
+    if state["options"]["auto_allow"]:
+        k = state["codes"]
         for s in _waiting(state):
-            if not any(k[c] == "NW" for c in state["hand"][s]):
-                pend["ans"].append(s)
+            if not any(k[c] == "NW" for c in state["hands"][s]):
+                pend["answered"].append(s)
                 events.append({"type": "allowed", "seat": s, "auto": True})
     if not _waiting(state):
         _resolve(state, events)
@@ -576,13 +890,13 @@ def _open_window(state: State, now: float | None, events: list[Event]) -> None:
 
 def _resolve(state: State, events: list[Event]) -> None:
     """MT-13: even number of No Ways, the effect happens; odd, the blue card is cancelled."""
-    pend = state["pend"]
-    seat, card, target = pend["s"], pend["c"], pend["t"]
-    no_ways = [c for _, c in pend["nw"]]
-    code = state["k"][card]
+    pend = state["pending"]
+    seat, card, target = pend["seat"], pend["card"], pend["target"]
+    no_ways = [c for _, c in pend["no_ways"]]
+    code = state["codes"][card]
     after: list[int] = []
     if len(no_ways) % 2:
-        state["disc"].append(card)
+        state["discard_pile"].append(card)
         events.append(
             {
                 "type": "blue_cancelled",
@@ -602,338 +916,35 @@ def _resolve(state: State, events: list[Event]) -> None:
             "no_ways": len(no_ways),
         }
         if code == "TB":
-            state["brk"][target] = card
+            state["breaks"][target] = card
         elif code == "IT":
             red = state["red"][seat]
             event["red"] = _card(state, red)
             state["red"][seat] = None
-            state["disc"].append(red)
-            state["disc"].append(card)
+            state["discard_pile"].append(red)
+            state["discard_pile"].append(card)
         events.append(event)
         if code == "FP":
             # The card is read, its action done, then it is discarded (so a reshuffle
             # during the draw never shuffles the Find a Penny or its No Ways back in).
             _draw(state, seat, 2, events)
             after.append(card)
-    state["disc"].extend(after)
-    state["disc"].extend(no_ways)
+    state["discard_pile"].extend(after)
+    state["discard_pile"].extend(no_ways)
     _end_turn(state, events)
-
-
-# --- action parsing ------------------------------------------------------------------------------
-
-
-def _fields(action: Action, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
-    for name in required:
-        if name not in action:
-            raise IllegalAction(f"{action['type']} needs the field {name!r}", field=name)
-    for name in action:
-        if name != "type" and name not in required and name not in optional:
-            raise IllegalAction(f"{action['type']} has no field {name!r}", field=name)
-
-
-def _card_number(state: State, value: Any, field: str) -> int:
-    if not isinstance(value, str) or not _ID_RE.fullmatch(value):
-        raise IllegalAction(f"{field} must be a card id such as 'c17'", field=field)
-    number = int(value[1:])
-    if number >= len(state["k"]):
-        raise IllegalAction(f"there is no card {value} in this game", field=field)
-    return number
-
-
-def _own_card(state: State, seat: int, value: Any, field: str, rule: str) -> int:
-    number = _card_number(state, value, field)
-    if number not in state["hand"][seat]:
-        raise IllegalAction(f"card {value} is not in your hand", rule=rule, field=field)
-    return number
-
-
-def _target(state: State, value: Any, seat: int, rule: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalAction("target must be a seat number", field="target")
-    if not 0 <= value < state["n"]:
-        raise IllegalAction(f"there is no seat {value}", field="target")
-    if value == seat:
-        raise IllegalAction("target must be another player", rule=rule, field="target")
-    return value
-
-
-def _apply(state: State, seat: int, action: Action, now: float | None) -> list[Event]:
-    if state["res"] is not None:
-        raise GameOver("the game is over")
-    if not _is_seat(state, seat):
-        raise NotYourTurn(f"there is no seat {seat!r} in this game")
-    phase = state["ph"]
-    if phase == "react":
-        if seat not in _waiting(state):
-            pend = state["pend"]
-            if seat == _latest_player(pend):
-                why = "you played the latest card of the chain (MT-12)"
-            else:
-                why = "you have already answered the latest card"
-            raise NotYourTurn(f"a No Way window is open and {why}", rule="MT-12")
-    elif seat != state["cur"]:
-        raise NotYourTurn(f"it is seat {state['cur']}'s turn", rule="MT-4")
-    if not isinstance(action, dict):
-        raise IllegalAction("an action must be a JSON object with a 'type'", field="type")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _HANDLERS:
-        raise IllegalAction(
-            f"unknown action type {kind!r}; Mr Toast knows {', '.join(_HANDLERS)}",
-            field="type",
-        )
-    if kind not in _PHASE_TYPES[phase]:
-        if phase == "react" or kind in ("no_way", "allow"):
-            # Another phase's action: DESIGN makes the wrong phase a 409 not-your-turn.
-            raise NotYourTurn(_wrong_phase(phase, kind), rule=_PHASE_RULE[kind], field="type")
-        raise IllegalAction(_wrong_phase(phase, kind), rule=_PHASE_RULE[kind], field="type")
-    events: list[Event] = []
-    _HANDLERS[kind](state, seat, action, now, events)
-    return events
-
-
-_PHASE_RULE = {
-    "give_red": "MT-7",
-    "score": "MT-7",
-    "clear_red": "MT-7",
-    "play_blue": "MT-8",
-    "end_turn": "MT-8",
-    "no_way": "MT-12",
-    "allow": "MT-12",
-}
-
-
-def _wrong_phase(phase: str, kind: str) -> str:
-    if phase == "react":
-        return "a No Way window is open: answer with no_way or allow"
-    if kind in ("no_way", "allow"):
-        return "No Way cards are only played as reactions to a blue or No Way card"
-    return "you have already made your step-2 play: play a blue card or end_turn"
-
-
-def _give_red(state: State, seat: int, action: Action, now: Any, events: list[Event]) -> None:
-    _fields(action, ("card", "target"))
-    card = _own_card(state, seat, action["card"], "card", "MT-7")
-    if state["k"][card][0] != "R":
-        raise IllegalAction(f"{action['card']} is not a red card", rule="MT-7", field="card")
-    target = _target(state, action["target"], seat, "MT-7")
-    if state["red"][target] is not None:
-        raise IllegalAction(
-            f"seat {target} already has a red card in front of them", rule="MT-7", field="target"
-        )
-    if not state["fun"][target]:
-        raise IllegalAction(
-            f"seat {target} has not scored yet (no green card in front of them)",
-            rule="MT-7",
-            field="target",
-        )
-    state["hand"][seat].remove(card)
-    state["red"][target] = card
-    state["ph"] = "blue"
-    events.append(
-        {"type": "chore_given", "seat": seat, "target": target, "card": _card(state, card)}
-    )
-
-
-def _optional_purple(state: State, seat: int, action: Action, rule: str) -> int | None:
-    value = action.get("purple")
-    if value is None:
-        return None
-    purple = _own_card(state, seat, value, "purple", rule)
-    if state["k"][purple][0] != "P":
-        raise IllegalAction(f"{value} is not a purple card", rule=rule, field="purple")
-    return purple
-
-
-def _score_action(state: State, seat: int, action: Action, now: Any, events: list[Event]) -> None:
-    _fields(action, ("green",), ("purple",))
-    k = state["k"]
-    green = _own_card(state, seat, action["green"], "green", "MT-7")
-    if k[green][0] != "G":
-        raise IllegalAction(f"{action['green']} is not a green card", rule="MT-7", field="green")
-    purple = _optional_purple(state, seat, action, "MT-7")
-    if state["red"][seat] is not None:
-        raise IllegalAction(
-            "you have a red card in front of you: clear it before you score", rule="MT-7"
-        )
-    points = C.VALUES[k[green]] + (C.VALUES[k[purple]] if purple is not None else 0)
-    before = _score(state, seat)
-    exact = state["opt"]["mode"] == "exact"
-    if exact and before + points > WIN_SCORE:
-        raise IllegalAction(
-            f"{points} points would take you from {before} past {WIN_SCORE} (mode exact)",
-            rule="MT-10",
-            field="green",
-        )
-    hand = state["hand"][seat]
-    hand.remove(green)
-    entry = [green]
-    if purple is not None:
-        hand.remove(purple)
-        entry.append(purple)
-    state["fun"][seat].append(entry)
-    total = before + points
-    events.append(
-        {
-            "type": "scored",
-            "seat": seat,
-            "green": _card(state, green),
-            "purple": _maybe_card(k, purple),
-            "points": points,
-            "score": total,
-        }
-    )
-    if (exact and total == WIN_SCORE) or (not exact and total >= WIN_SCORE):
-        _finish(state, [seat], "exact_15" if exact else "reached_15", events)
-        return
-    state["ph"] = "blue"
-
-
-def _clear_red(state: State, seat: int, action: Action, now: Any, events: list[Event]) -> None:
-    _fields(action, ("greens",), ("purple",))
-    k = state["k"]
-    values = action["greens"]
-    if not isinstance(values, list) or not values:
-        raise IllegalAction("greens must be a non-empty list of card ids", field="greens")
-    greens: list[int] = []
-    for value in values:
-        green = _own_card(state, seat, value, "greens", "MT-7")
-        if k[green][0] != "G":
-            raise IllegalAction(f"{value} is not a green card", rule="MT-7", field="greens")
-        if green in greens:
-            raise IllegalAction(f"{value} is listed twice", field="greens")
-        greens.append(green)
-    purple = _optional_purple(state, seat, action, "MT-7")
-    red = state["red"][seat]
-    if red is None:
-        raise IllegalAction("you have no red card in front of you to clear", rule="MT-7")
-    total = sum(C.VALUES[k[g]] for g in greens) + (C.VALUES[k[purple]] if purple is not None else 0)
-    need = C.VALUES[k[red]]
-    if total < need:
-        raise IllegalAction(
-            f"your cards add up to {total}, less than the red card's {need}",
-            rule="MT-7",
-            field="greens",
-        )
-    hand = state["hand"][seat]
-    for green in greens:
-        hand.remove(green)
-    if purple is not None:
-        hand.remove(purple)
-    state["red"][seat] = None
-    state["disc"].append(red)
-    state["disc"].extend(greens)
-    if purple is not None:
-        state["disc"].append(purple)
-    state["ph"] = "blue"
-    events.append(
-        {
-            "type": "chore_cleared",
-            "seat": seat,
-            "red": _card(state, red),
-            "greens": _cards(state, greens),
-            "purple": _maybe_card(k, purple),
-        }
-    )
-
-
-def _play_blue(state: State, seat: int, action: Action, now: Any, events: list[Event]) -> None:
-    _fields(action, ("card",), ("target",))
-    card = _own_card(state, seat, action["card"], "card", "MT-8")
-    code = state["k"][card]
-    if code == "NW":
-        raise IllegalAction(
-            "No Way cards are only played as reactions (no_way), never in step 2 or 3",
-            rule="MT-8",
-            field="card",
-        )
-    if code not in C.BLUES:
-        raise IllegalAction(f"{action['card']} is not a blue card", rule="MT-8", field="card")
-    target = action.get("target")
-    if code == "TB":
-        if target is None:
-            raise IllegalAction(
-                "Take a Break needs a target: another player", rule="MT-9", field="target"
-            )
-        target = _target(state, target, seat, "MT-9")
-        if state["brk"][target] is not None:
-            raise IllegalAction(
-                f"seat {target} already has a Take a Break card in front of them",
-                rule="MT-9",
-                field="target",
-            )
-    elif target is not None:
-        raise IllegalAction(f"{C.BLUE_NAMES[code]} takes no target", field="target")
-    if code == "IT" and state["red"][seat] is None:
-        raise IllegalAction(
-            "In the Trash needs a red card in front of you", rule="MT-9", field="card"
-        )
-    state["hand"][seat].remove(card)
-    state["pend"] = {"s": seat, "c": card, "t": target, "nw": [], "ans": []}
-    state["ph"] = "react"
-    events.append(
-        {"type": "blue_played", "seat": seat, "card": _card(state, card), "target": target}
-    )
-    _open_window(state, now, events)
-
-
-def _end_turn_action(
-    state: State, seat: int, action: Action, now: Any, events: list[Event]
-) -> None:
-    _fields(action, ())
-    _end_turn(state, events)
-
-
-def _no_way(state: State, seat: int, action: Action, now: Any, events: list[Event]) -> None:
-    _fields(action, ("card",))
-    card = _own_card(state, seat, action["card"], "card", "MT-12")
-    if state["k"][card] != "NW":
-        raise IllegalAction(f"{action['card']} is not a No Way card", rule="MT-12", field="card")
-    pend = state["pend"]
-    state["hand"][seat].remove(card)
-    pend["nw"].append([seat, card])
-    events.append(
-        {
-            "type": "no_way",
-            "seat": seat,
-            "card": _card(state, card),
-            "chain": len(pend["nw"]),
-            "outcome": "cancelled" if len(pend["nw"]) % 2 else "happens",
-        }
-    )
-    _open_window(state, now, events)
-
-
-def _allow(state: State, seat: int, action: Action, now: Any, events: list[Event]) -> None:
-    _fields(action, ())
-    state["pend"]["ans"].append(seat)
-    events.append({"type": "allowed", "seat": seat})
-    if not _waiting(state):
-        _resolve(state, events)
-
-
-_HANDLERS = {
-    "give_red": _give_red,
-    "score": _score_action,
-    "clear_red": _clear_red,
-    "play_blue": _play_blue,
-    "end_turn": _end_turn_action,
-    "no_way": _no_way,
-    "allow": _allow,
-}
 
 
 # --- legal action helpers ------------------------------------------------------------------------
 
 
 def _blue_actions(state: State, seat: int) -> list[Action]:
-    k = state["k"]
+    k = state["codes"]
     actions: list[Action] = []
-    for number in state["hand"][seat]:
+    for number in state["hands"][seat]:
         code = k[number]
         if code == "TB":
-            for target in range(state["n"]):
-                if target != seat and state["brk"][target] is None:
+            for target in range(state["players"]):
+                if target != seat and state["breaks"][target] is None:
                     actions.append(
                         {"type": "play_blue", "card": C.card_id(number), "target": target}
                     )
@@ -945,11 +956,11 @@ def _blue_actions(state: State, seat: int) -> list[Action]:
 def _minimal_clears(state: State, seat: int) -> list[Action]:
     """Minimal clear_red combinations (drop any card and it no longer clears), one per
     multiset of values: equivalent cards of the same value are listed once."""
-    k = state["k"]
+    k = state["codes"]
     need = C.VALUES[k[state["red"][seat]]]
     by_value: dict[int, list[int]] = {}
     purple_by_value: dict[int, int] = {}
-    for number in state["hand"][seat]:
+    for number in state["hands"][seat]:
         code = k[number]
         if code[0] == "G":
             by_value.setdefault(C.VALUES[code], []).append(number)

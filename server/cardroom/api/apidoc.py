@@ -1,0 +1,687 @@
+"""The typed parts of the API document, generated from the game declarations.
+
+- Components: each game's cards, actions (one schema per action type, from games/moves.py),
+  public view, private part, result, options and events (games/*/shapes.py), and the unions
+  the endpoints use: ``Action`` (any game's action, told apart by ``type``), ``View`` (told
+  apart by ``game_type``), ``Event`` (any game's event: two games may share an event type,
+  so this union has no discriminator; each game's own ``<Game>Event`` has one).
+- ``OperationDocs``, an apispec plugin: each view function carries its operation's docs in
+  ``operation(...)`` marks (an attribute, no wrapper: nothing runs per request), and the
+  plugin writes them into the document as flask-smorest registers the routes: operationId,
+  headers read and sent, typed bodies, problem responses and problem+json as ``default``.
+
+Action types of two games may share a name (``pass`` in a game to come, say). The body's
+discriminator maps each name to one schema: a name of one game maps to that game's schema;
+a name of several maps to a shared schema that is ``anyOf`` each game's form of it (the
+server knows the game from the URL). See docs/api.md, "The API document".
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from typing import Any
+
+from apispec import BasePlugin
+from flask import Flask
+
+from cardroom.games import policies, registry
+from cardroom.games.base import Game, OptionSpec
+from cardroom.games.moves import Field, Move
+
+Schema = dict[str, Any]
+MAX_SEED = 2**53 - 1
+PROBLEM_JSON = "application/problem+json"
+COMPONENTS = "#/components/schemas/"
+# The service's own events (cardroom.steps), in every game.
+STEP_EVENTS: dict[str, Schema] = {
+    "game_created": {
+        "type": "object",
+        "properties": {"players": {"type": "integer"}},
+        "required": ["players"],
+    },
+    "seat_taken": {
+        "type": "object",
+        "properties": {"seat": {"type": "integer", "minimum": 0}, "name": {"type": "string"}},
+        "required": ["seat", "name"],
+    },
+    "game_started": {"type": "object", "properties": {}},
+}
+STAMPED: Schema = {
+    "seq": {"type": "integer", "minimum": 1, "description": "Numbers the game's events from 1."},
+    "version": {"type": "integer", "description": "The game version the event belongs to."},
+    "actor": {"type": "integer", "minimum": 0, "description": "The seat whose action it was."},
+}
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": COMPONENTS + name}
+
+
+def nullable(schema: Schema) -> Schema:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def camel(text: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", text) if part)
+
+
+def prefix(game: Game) -> str:
+    """The prefix of a game's component names: ``MrToast``."""
+    return camel(game.title)
+
+
+def _relocated(schema: Any, game_prefix: str) -> Any:
+    """A shapes schema with its ``#/$defs/X`` references turned into component references."""
+    if isinstance(schema, list):
+        return [_relocated(item, game_prefix) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: _relocated(value, game_prefix) for key, value in schema.items()}
+    target = out.get("$ref")
+    if isinstance(target, str) and target.startswith("#/$defs/"):
+        out["$ref"] = COMPONENTS + game_prefix + target.removeprefix("#/$defs/")
+    return out
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+
+def field_schema(game: Game, field: Field) -> Schema:
+    card = {
+        "type": "string",
+        "pattern": f"^(?:{game.card_id_pattern})$",
+        "examples": [game.card_example],
+    }
+    if field.kind == "card":
+        schema: Schema = dict(card)
+    elif field.kind == "cards":
+        schema = {"type": "array", "items": card, "minItems": 1, "uniqueItems": True}
+    elif field.kind == "seat":
+        schema = {"type": "integer", "minimum": 0, "maximum": game.max_players - 1}
+    elif field.kind == "integer":
+        schema = {"type": "integer", "minimum": field.minimum, "maximum": field.maximum}
+    elif field.kind == "choice":
+        schema = {"type": "string", "enum": list(field.choices)}
+    else:
+        raise ValueError(f"no schema for a field of kind {field.kind!r}")
+    schema["description"] = f"{field.description} (refused by {field.rule})"
+    if field.optional:
+        return {**nullable(schema), "description": schema.pop("description")}
+    return schema
+
+
+def action_schema(game: Game, move: Move) -> Schema:
+    properties: Schema = {"type": {"type": "string", "const": move.type}}
+    required = ["type"]
+    for field in move.fields:
+        properties[field.name] = field_schema(game, field)
+        if not field.optional:
+            required.append(field.name)
+    phases = ", ".join(move.phases)
+    return {
+        "type": "object",
+        "title": f"{game.title}: {move.type}",
+        "description": f"{move.description} Phase: {phases}; {move.rule}.",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def action_name(game: Game, move: Move) -> str:
+    return f"{prefix(game)}{camel(move.type)}Action"
+
+
+# --- options ----------------------------------------------------------------------------------
+
+_JSON_TYPES = {
+    "integer": "integer",
+    "number": "number",
+    "boolean": "boolean",
+    "string": "string",
+    "array": "array",
+    "object": "object",
+}
+
+
+def option_schema(spec: OptionSpec, shown: bool) -> Schema:
+    """An option as a request sends it, or as a summary or view shows it (``shown``: a
+    secret option that is set reads ``"stacked"`` until the game ends)."""
+    schema: Schema = {"type": _JSON_TYPES[spec.type], "description": spec.description}
+    if spec.choices is not None:
+        schema["enum"] = list(spec.choices)
+    if spec.minimum is not None:
+        schema["minimum"] = spec.minimum
+    if spec.maximum is not None:
+        schema["maximum"] = spec.maximum
+    if spec.items is not None:
+        schema["items"] = copy.deepcopy(spec.items)
+    variants = [schema]
+    if spec.nullable:
+        variants.append({"type": "null"})
+    if shown and spec.secret:
+        variants.append({"type": "string", "const": "stacked"})
+    if len(variants) == 1:
+        return schema
+    description = schema.pop("description")
+    return {"anyOf": variants, "description": description}
+
+
+def options_schema(game: Game, shown: bool) -> Schema:
+    return {
+        "type": "object",
+        "description": f"{game.title} options"
+        + (
+            " with their values (a secret one that is set reads `stacked` until the end)."
+            if shown
+            else "."
+        ),
+        "properties": {spec.name: option_schema(spec, shown) for spec in game.option_specs},
+        **({"required": [spec.name for spec in game.option_specs]} if shown else {}),
+        **({} if shown else {"additionalProperties": False}),
+    }
+
+
+# --- the components ---------------------------------------------------------------------------
+
+
+def game_components(game: Game) -> dict[str, Schema]:
+    """Every component of one game."""
+    name = prefix(game)
+    out: dict[str, Schema] = {}
+    for part in ("Card", "Public", "You", "Result"):
+        out[name + part] = _relocated(game.shapes[part], name)
+    out[name + "Options"] = options_schema(game, shown=True)
+    out[name + "OptionsRequest"] = options_schema(game, shown=False)
+
+    events: dict[str, str] = {}
+    for kind, schema in {**STEP_EVENTS, **game.shapes["Events"]}.items():
+        shaped = _relocated(schema, name)
+        component = f"{name}{camel(kind)}Event"
+        out[component] = {
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "const": kind},
+                **STAMPED,
+                **shaped.get("properties", {}),
+            },
+            "required": ["type", "seq", "version", *shaped.get("required", [])],
+        }
+        events[kind] = component
+    out[name + "Event"] = {
+        "description": f"A {game.title} event, as your seat may see it.",
+        "oneOf": [ref(component) for component in events.values()],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {kind: COMPONENTS + component for kind, component in events.items()},
+        },
+    }
+
+    for move in game.moves:
+        out[action_name(game, move)] = action_schema(game, move)
+    out[name + "Action"] = {
+        "description": f"A {game.title} action.",
+        "oneOf": [ref(action_name(game, move)) for move in game.moves],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {move.type: COMPONENTS + action_name(game, move) for move in game.moves},
+        },
+    }
+
+    out[name + "CreateGame"] = {
+        "type": "object",
+        "title": f"New {game.title} game",
+        "properties": {
+            "game_type": {"type": "string", "const": game.game_type},
+            "players": {
+                "type": "integer",
+                "minimum": game.min_players,
+                "maximum": game.max_players,
+                "description": "The number of seats.",
+            },
+            "options": ref(name + "OptionsRequest"),
+            "seed": {
+                "type": ["integer", "null"],
+                "minimum": 0,
+                "maximum": MAX_SEED,
+                "description": "Seeds every shuffle: the same seed and actions replay the "
+                "same game.",
+            },
+            "bots": {
+                "type": "array",
+                "maxItems": game.max_players,
+                "description": "Seats played by the server itself, each seat at most once.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "seat": {"type": "integer", "minimum": 0, "maximum": game.max_players - 1},
+                        "policy": {"type": "string", "enum": list(policies(game.game_type))},
+                    },
+                    "required": ["seat", "policy"],
+                },
+            },
+        },
+        "required": ["game_type", "players"],
+    }
+
+    view = copy.deepcopy(VIEW_BASE)
+    view["description"] = f"Your view of a {game.title} game."
+    view["properties"].update(
+        {
+            "game_type": {"type": "string", "const": game.game_type},
+            "you": {**nullable(ref(name + "You")), "description": "Null for a spectator."},
+            "legal_actions": {
+                "type": "array",
+                "items": ref(name + "Action"),
+                "description": "What you may submit now, exactly as listed.",
+            },
+            "result": nullable(ref(name + "Result")),
+            "options": ref(name + "Options"),
+            "public": ref(name + "Public"),
+        }
+    )
+    out[name + "View"] = view
+    return out
+
+
+VIEW_BASE: Schema = {
+    "type": "object",
+    "properties": {
+        "game_id": {"type": "string"},
+        "status": {"type": "string", "enum": ["waiting", "active", "finished"]},
+        "version": {"type": "integer", "description": "The number of accepted actions."},
+        "last_seq": {
+            "type": "integer",
+            "description": "The game's latest event `seq`: long-poll events `after` it.",
+        },
+        "to_act": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "Who may act now.",
+        },
+        "awaiting": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "description": "Who the game waits for: in a simultaneous phase a seat that has "
+            "answered may still change its answer (it is in `to_act`) but is not awaited.",
+        },
+        "deadline": {
+            "type": ["number", "null"],
+            "description": "Unix time when a reaction window closes, if timed.",
+        },
+        "seats": {"type": "array", "items": {"$ref": COMPONENTS + "Seat"}},
+        "scores": {"type": "array", "items": {"type": "integer"}},
+        "etag": {
+            "type": "string",
+            "description": "The view's ETag, for If-Match on the next action.",
+        },
+    },
+    "required": [
+        "game_id",
+        "game_type",
+        "status",
+        "version",
+        "last_seq",
+        "to_act",
+        "awaiting",
+        "you",
+        "legal_actions",
+        "deadline",
+        "result",
+        "seats",
+        "scores",
+        "options",
+        "public",
+    ],
+}
+
+
+def components(games: list[Game]) -> dict[str, Schema]:
+    """Every game's components, and the unions of them the endpoints use."""
+    out: dict[str, Schema] = {}
+    for game in games:
+        out.update(game_components(game))
+
+    # The action body: any game's action, by `type`. A type of several games maps
+    # to a shared schema that is any of their forms of it.
+    by_type: dict[str, list[str]] = {}
+    for game in games:
+        for move in game.moves:
+            by_type.setdefault(move.type, []).append(action_name(game, move))
+    mapping: dict[str, str] = {}
+    for kind, names in by_type.items():
+        if len(names) == 1:
+            mapping[kind] = names[0]
+        else:
+            shared = f"Shared{camel(kind)}Action"
+            out[shared] = {
+                "description": f"`{kind}`: an action type of several games; the game's "
+                "own form applies.",
+                "anyOf": [ref(name) for name in names],
+            }
+            mapping[kind] = shared
+    out["Action"] = {
+        "description": "An action of any game, told apart by `type`. Your view's "
+        "`legal_actions` lists the ones you may submit now.",
+        "oneOf": [ref(name) for name in dict.fromkeys(mapping.values())],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {kind: COMPONENTS + name for kind, name in mapping.items()},
+        },
+    }
+    out["CreateGameRequest"] = {
+        "description": "A new game of any type, told apart by `game_type`: "
+        "`GET /v1/game-types` describes each. Only `game_type` and `players` are required.",
+        "oneOf": [ref(prefix(game) + "CreateGame") for game in games],
+        "discriminator": {
+            "propertyName": "game_type",
+            "mapping": {game.game_type: COMPONENTS + prefix(game) + "CreateGame" for game in games},
+        },
+    }
+    out["View"] = {
+        "description": "Your view of a game, told apart by `game_type`.",
+        "oneOf": [ref(prefix(game) + "View") for game in games],
+        "discriminator": {
+            "propertyName": "game_type",
+            "mapping": {game.game_type: COMPONENTS + prefix(game) + "View" for game in games},
+        },
+    }
+    out["Event"] = {
+        "description": "An event of any game (each game's events are told apart by `type`; "
+        "two games may have an event type of the same name).",
+        "anyOf": [ref(prefix(game) + "Event") for game in games],
+    }
+    out["ActionResult"] = {
+        "type": "object",
+        "properties": {
+            "version": {"type": "integer"},
+            "events": {
+                "type": "array",
+                "items": ref("Event"),
+                "description": "Your new events: the action's, and the bots' it led to.",
+            },
+            "view": ref("View"),
+        },
+        "required": ["version", "events", "view"],
+    }
+    out["EventList"] = {
+        "type": "object",
+        "properties": {
+            "game_id": {"type": "string"},
+            "events": {"type": "array", "items": ref("Event")},
+            "last_seq": {
+                "type": "integer",
+                "description": "Pass as `after` next time (covers hidden events too).",
+            },
+        },
+        "required": ["game_id", "events", "last_seq"],
+    }
+    out["StreamedEvent"] = {
+        "type": "object",
+        "description": "One Server-Sent Event: `id` is the event's `seq`, `data` the event "
+        "as JSON.",
+        "properties": {
+            "id": {"type": "string", "pattern": "^[0-9]+$"},
+            "event": {"type": "string", "const": "message"},
+            "data": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": ref("Event"),
+            },
+            "retry": {"type": "integer"},
+        },
+        "required": ["id", "data"],
+    }
+    return out
+
+
+def summary_options() -> Schema:
+    """A summary's ``options``: any game's, as shown."""
+    return {"anyOf": [ref(prefix(game) + "Options") for game in registry().values()]}
+
+
+def summary_result() -> Schema:
+    """A summary's ``result``: null until the end, then any game's."""
+    games = registry().values()
+    return {"anyOf": [*(ref(prefix(game) + "Result") for game in games), {"type": "null"}]}
+
+
+def request_options() -> Schema:
+    """A create request's ``options``: any game's."""
+    return {"anyOf": [ref(prefix(game) + "OptionsRequest") for game in registry().values()]}
+
+
+def create_examples() -> dict[str, Schema]:
+    """One create request per game that plays as it is, for Swagger's Try it out."""
+    return {
+        game.game_type: {"summary": f"{game.title}, with bots", "value": game.example}
+        for game in registry().values()
+    }
+
+
+def action_examples() -> dict[str, Schema]:
+    """One action per game: its first action type whose fields need no card or seat (such a
+    value is well-formed in any game, and often legal: `GET …/view` lists what is)."""
+    examples: dict[str, Schema] = {}
+    for game in registry().values():
+        plain = [m for m in game.moves if all(f.kind in ("integer", "choice") for f in m.fields)]
+        move = (plain or list(game.moves))[0]
+        value: Schema = {"type": move.type}
+        for field in move.fields:
+            if not field.optional:
+                value[field.name] = _example_value(game, field)
+        examples[f"{game.game_type}-{move.type}"] = {
+            "summary": f"{game.title}: {move.type}",
+            "value": value,
+        }
+    return examples
+
+
+def _example_value(game: Game, field: Field) -> Any:
+    return {
+        "card": game.card_example,
+        "cards": [game.card_example],
+        "seat": 1,
+        "integer": getattr(field, "minimum", 0),
+        "choice": next(iter(getattr(field, "choices", ("",)))),
+    }[field.kind]
+
+
+# --- operations ---------------------------------------------------------------------------------
+
+HEADERS: dict[str, Schema] = {
+    "X-Request-ID": {
+        "description": "The request's id: yours when you sent a sane one (1-128 of "
+        "`A-Z a-z 0-9 . _ : -`), else a fresh one. Also in problems and logs.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+    },
+    "Location": {
+        "description": "The new game's URL.",
+        "schema": {"type": "string", "pattern": "^/v1/games/[A-Za-z0-9]+$"},
+    },
+    "ETag": {
+        "description": "The view's ETag: send it as If-None-Match (304) or If-Match (an action).",
+        "schema": {"type": "string"},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before retrying.",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+    "Idempotent-Replayed": {
+        "description": "`true` when this is the stored answer to an Idempotency-Key sent "
+        "before (nothing was applied again).",
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+    "WWW-Authenticate": {
+        "description": "The scheme to authenticate with: a seat token as a bearer token.",
+        "schema": {"type": "string"},
+    },
+}
+
+PARAMETERS: dict[str, Schema] = {
+    "X-Request-ID": {
+        "in": "header",
+        "name": "X-Request-ID",
+        "required": False,
+        "description": "Your id for the request (1-128 of `A-Z a-z 0-9 . _ : -`); "
+        "another value is replaced by a fresh id.",
+        "schema": {"type": "string"},
+    },
+    "If-None-Match": {
+        "in": "header",
+        "name": "If-None-Match",
+        "required": False,
+        "description": "The ETag of a view you hold: 304 Not Modified while it is current.",
+        "schema": {"type": "string"},
+    },
+    "If-Match": {
+        "in": "header",
+        "name": "If-Match",
+        "required": False,
+        "description": "The ETag of the view you decided on: 412 if the game changed since.",
+        "schema": {"type": "string"},
+    },
+    "Idempotency-Key": {
+        "in": "header",
+        "name": "Idempotency-Key",
+        "required": False,
+        "description": "Retry safely: the same key and body return the first answer "
+        "(Idempotent-Replayed: true) and apply nothing twice; the same key with another "
+        "body is a 422. Kept 24 hours, per seat token.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    },
+    "Last-Event-ID": {
+        "in": "header",
+        "name": "Last-Event-ID",
+        "required": False,
+        "description": "Resume after this event (`seq`); overrides `after`.",
+        "schema": {"type": "string", "pattern": "^[0-9]{1,12}$"},
+    },
+}
+
+PROBLEM_DOCS = {
+    400: "Malformed JSON (problem `malformed-json`).",
+    401: "Missing or wrong seat token (problem `unauthorized`).",
+    404: "No such game (problem `game-not-found`).",
+    409: "Not your turn, game over, not started, seat taken, or busy (see `type`).",
+    412: "If-Match is stale (problem `stale-version`).",
+    413: "The body is too large (problem `payload-too-large`).",
+    422: "A field that cannot be accepted (`field`, `errors` name it), or an illegal action "
+    "(`rule` names the ruling).",
+    429: "Too many creates or joins from your address (problem `rate-limited`).",
+    503: "The game store is unavailable (problem `storage-unavailable`).",
+}
+_PROBLEM_HEADERS = {
+    401: ["WWW-Authenticate"],
+    409: ["Retry-After"],
+    429: ["Retry-After"],
+    503: ["Retry-After"],
+}
+
+
+def operation(**doc: Any) -> Callable[[Any], Any]:
+    """Mark a view function with its operation's docs (read by ``OperationDocs``).
+
+    ``operation_id``; ``problems`` (statuses); ``parameters`` (names in PARAMETERS);
+    ``response`` (``(status, component or None, [header names], description)``);
+    ``request`` (a component for the JSON body); ``examples`` (of the JSON body);
+    ``stream`` (a component for each Server-Sent Event); ``not_modified`` (a 304).
+    """
+
+    def mark(func: Any) -> Any:
+        func.operation_doc = doc
+        return func
+
+    return mark
+
+
+def _header_refs(names: list[str]) -> Schema:
+    return {name: {"$ref": f"#/components/headers/{name}"} for name in names}
+
+
+class OperationDocs(BasePlugin):
+    """Writes each view function's ``operation(...)`` marks into the document."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+
+    def init_spec(self, spec: Any) -> None:
+        super().init_spec(spec)
+        for name, schema in components(list(registry().values())).items():
+            spec.components.schema(name, schema)
+        for name, header in HEADERS.items():
+            spec.components.header(name, header)
+        spec.components.response(
+            "Problem",
+            {
+                "description": "Problem details (RFC 9457), whatever the status.",
+                "content": {PROBLEM_JSON: {"schema": ref("Problem")}},
+                "headers": _header_refs(["X-Request-ID"]),
+            },
+        )
+
+    def operation_helper(self, path: str | None = None, operations: Any = None, **kwargs: Any):
+        rule = kwargs.get("rule")
+        if rule is None or not operations:
+            return
+        view = self.app.view_functions[rule.endpoint]
+        owner = getattr(view, "view_class", None)
+        for method, op in operations.items():
+            func = getattr(owner, method, None) if owner is not None else view
+            doc = getattr(func, "operation_doc", None)
+            if doc is None:
+                raise ValueError(f"{method.upper()} {rule.rule} has no operation(...) docs")
+            self._document(op, doc)
+
+    def _document(self, op: Schema, doc: dict[str, Any]) -> None:
+        op["operationId"] = doc["operation_id"]
+        if "security" in doc:
+            op["security"] = doc["security"]
+        responses: dict[Any, Any] = {str(k): v for k, v in op.get("responses", {}).items()}
+        parameters = op.setdefault("parameters", [])
+        for name in ["X-Request-ID", *doc.get("parameters", [])]:
+            parameters.append(copy.deepcopy(PARAMETERS[name]))
+        if "response" in doc:
+            status, component, headers, description = doc["response"]
+            response = responses.get(str(status))
+            if not isinstance(response, dict):
+                response = {}
+            response["description"] = description or response.get("description", "OK")
+            if component is not None:
+                response["content"] = {"application/json": {"schema": ref(component)}}
+            response["headers"] = _header_refs(["X-Request-ID", *headers])
+            responses[str(status)] = response
+        elif "stream" in doc:
+            responses["200"] = {
+                "description": doc["stream_description"],
+                "content": {"text/event-stream": {"schema": ref(doc["stream"])}},
+                "headers": _header_refs(["X-Request-ID"]),
+            }
+        else:
+            for response in responses.values():
+                if isinstance(response, dict):
+                    response.setdefault("headers", {}).update(_header_refs(["X-Request-ID"]))
+        if doc.get("not_modified"):
+            responses["304"] = {
+                "description": "Not modified: the ETag in If-None-Match is current.",
+                "headers": _header_refs(["X-Request-ID", "ETag"]),
+            }
+        for status in doc.get("problems", ()):
+            responses[str(status)] = {
+                "description": PROBLEM_DOCS[status],
+                "content": {PROBLEM_JSON: {"schema": ref("Problem")}},
+                "headers": _header_refs(["X-Request-ID", *_PROBLEM_HEADERS.get(status, [])]),
+            }
+        responses["default"] = {"$ref": "#/components/responses/Problem"}
+        op["responses"] = responses
+        if "request" in doc:
+            body = op.setdefault("requestBody", {"required": True})
+            media: Schema = {"schema": ref(doc["request"])}
+            if "examples" in doc:
+                media["examples"] = doc["examples"]
+            body["content"] = {"application/json": media}
+        elif "examples" in doc:
+            media = op["requestBody"]["content"]["application/json"]
+            media["examples"] = doc["examples"]

@@ -1,0 +1,198 @@
+// cardroom's HTTP API for the browser: a small client with no dependencies (docs/web.md).
+//
+//   import { CardroomClient, Problem } from "/web/client.js";
+//   const api = new CardroomClient();                     // same origin; or new CardroomClient(origin)
+//   const game = await api.createGame({ gameType: "mr-toast", players: 2, bots: [{ seat: 1, policy: "greedy" }] });
+//   const { token } = await api.join(game.id, "Ann");     // keep the token: it is shown once
+//   let view = await api.view(game.id, token);            // your hand, to_act, legal_actions…
+//   const answer = await api.act(game.id, token, view.legal_actions[0]);
+//   for await (const page of api.follow(game.id, { token, after: answer.view.last_seq })) { … }
+//
+// Every method returns the parsed JSON body the API documents (see /docs). A refusal throws a
+// Problem carrying the RFC 9457 fields (status, type, detail, rule, field).
+
+/** An RFC 9457 problem answer (status ≥ 400). */
+export class Problem extends Error {
+  constructor(status, body) {
+    const detail = (body && (body.detail || body.title)) || `HTTP ${status}`;
+    super(detail);
+    this.name = "Problem";
+    this.status = status;
+    this.body = body || {};
+    this.type = this.body.type || "about:blank";
+    this.title = this.body.title || "";
+    this.detail = this.body.detail || "";
+    this.rule = this.body.rule || null;
+    this.field = this.body.field || null;
+  }
+
+  /** The last part of the problem type: "illegal-action", "not-your-turn", … */
+  get slug() {
+    return this.type.split("/").pop();
+  }
+}
+
+const DEFAULT_WAIT = 25;
+
+function sleep(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function newKey() {
+  if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
+  return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+export class CardroomClient {
+  /**
+   * @param {string} baseUrl  the server's origin ("" for the page's own)
+   * @param {{fetch?: typeof fetch}} options  a fetch to use instead of the global one
+   */
+  constructor(baseUrl = "", { fetch: fetchImpl } = {}) {
+    this.baseUrl = baseUrl.replace(/\/$/, "");
+    this.fetch = fetchImpl || globalThis.fetch.bind(globalThis);
+    /** Server time minus this machine's, in seconds (from the Date of the latest answer). */
+    this.clockOffset = 0;
+  }
+
+  /** The server's current Unix time, as best known: compare with a view's `deadline`. */
+  serverNow() {
+    return Date.now() / 1000 + this.clockOffset;
+  }
+
+  async request(method, path, { token = null, body, query, headers = {}, signal } = {}) {
+    const url = new URL(this.baseUrl + path, globalThis.location?.href);
+    for (const [name, value] of Object.entries(query || {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
+    const sent = { Accept: "application/json", ...headers };
+    if (token) sent.Authorization = `Bearer ${token}`;
+    if (body !== undefined) sent["Content-Type"] = "application/json";
+    const started = Date.now();
+    const response = await this.fetch(url, {
+      method,
+      headers: sent,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+      signal,
+    });
+    const date = response.headers.get("Date");
+    if (date) {
+      const midpoint = (started + Date.now()) / 2;
+      this.clockOffset = (Date.parse(date) + 500 - midpoint) / 1000; // Date has whole seconds
+    }
+    const text = await response.text();
+    let parsed = null;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = { detail: text };
+      }
+    }
+    if (!response.ok) throw new Problem(response.status, parsed);
+    return parsed;
+  }
+
+  /** GET /v1/game-types → the games: players, options (defaults, secret flag), bot policies. */
+  async gameTypes() {
+    return (await this.request("GET", "/v1/game-types")).game_types;
+  }
+
+  /**
+   * POST /v1/games → the new game's summary.
+   * @param {{gameType: string, players: number, options?: object, seed?: number|null,
+   *          bots?: {seat: number, policy: string}[]}} settings
+   */
+  async createGame({ gameType, players, options = {}, seed = null, bots = [] }) {
+    const body = { game_type: gameType, players, options, bots };
+    if (seed !== null && seed !== undefined) body.seed = seed;
+    return this.request("POST", "/v1/games", { body });
+  }
+
+  /** GET /v1/games → {games, next_cursor}; filter by status ("waiting"…) and gameType. */
+  async listGames({ status, gameType, limit, cursor } = {}) {
+    return this.request("GET", "/v1/games", {
+      query: { status, game_type: gameType, limit, cursor },
+    });
+  }
+
+  /** GET /v1/games/{id} → the public summary (seed and secret options once finished). */
+  async game(gameId) {
+    return this.request("GET", `/v1/games/${encodeURIComponent(gameId)}`);
+  }
+
+  /** POST /v1/games/{id}/join → {game_id, seat, token, status}. Keep the token. */
+  async join(gameId, name, seat = null) {
+    const body = { name };
+    if (seat !== null && seat !== undefined) body.seat = seat;
+    return this.request("POST", `/v1/games/${encodeURIComponent(gameId)}/join`, { body });
+  }
+
+  /** GET /v1/games/{id}/view → your view (token) or a spectator's (no token). */
+  async view(gameId, token = null, { signal } = {}) {
+    return this.request("GET", `/v1/games/${encodeURIComponent(gameId)}/view`, { token, signal });
+  }
+
+  /**
+   * POST /v1/games/{id}/actions → {version, events, view}.
+   * Sends an Idempotency-Key, and retries once with the same key when the answer is lost
+   * (network error) or the store is briefly unavailable (503): the action applies once.
+   */
+  async act(gameId, token, action, { idempotencyKey = newKey(), ifMatch = null } = {}) {
+    const headers = { "Idempotency-Key": idempotencyKey };
+    if (ifMatch) headers["If-Match"] = `"${ifMatch}"`;
+    const path = `/v1/games/${encodeURIComponent(gameId)}/actions`;
+    try {
+      return await this.request("POST", path, { token, body: action, headers });
+    } catch (error) {
+      const retryable = !(error instanceof Problem) || error.status === 503;
+      if (!retryable) throw error;
+      await sleep(1000);
+      return this.request("POST", path, { token, body: action, headers });
+    }
+  }
+
+  /** GET /v1/games/{id}/events → {events, last_seq}; `wait` holds it until an event (≤ 30 s). */
+  async events(gameId, { token = null, after = 0, wait = 0, limit, signal } = {}) {
+    return this.request("GET", `/v1/games/${encodeURIComponent(gameId)}/events`, {
+      token,
+      signal,
+      query: { after, wait, limit },
+    });
+  }
+
+  /**
+   * Follow a game: an async iterator of event pages ({events, last_seq}) from the long-poll,
+   * each page yielded as soon as it arrives. Network errors and 5xx answers are retried with
+   * a growing pause; a 4xx (the game expired, a wrong token) ends it by throwing. Stop it
+   * with an AbortSignal (or by leaving the for-await loop).
+   */
+  async *follow(gameId, { token = null, after = 0, wait = DEFAULT_WAIT, signal } = {}) {
+    let cursor = after;
+    let pause = 1000;
+    while (!signal?.aborted) {
+      let page;
+      try {
+        page = await this.events(gameId, { token, after: cursor, wait, signal });
+      } catch (error) {
+        if (signal?.aborted) return;
+        if (error instanceof Problem && error.status < 500 && error.status !== 429) throw error;
+        await sleep(pause, signal);
+        pause = Math.min(pause * 2, 15000);
+        continue;
+      }
+      pause = 1000;
+      if (page.last_seq > cursor || page.events.length) {
+        cursor = page.last_seq;
+        yield page;
+      }
+    }
+  }
+}

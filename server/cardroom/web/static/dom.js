@@ -1,0 +1,42 @@
+// A tiny DOM builder: h("button", {class: "x", onclick: fn}, "text", child, …).
+
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      element.addEventListener(name.slice(2), value);
+    } else if (name === "class") {
+      element.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
+    } else if (name === "dataset") {
+      Object.assign(element.dataset, value);
+    } else if (name in element && typeof value !== "string") {
+      element[name] = value; // properties such as checked, value, disabled
+    } else {
+      element.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(element, child);
+    else element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace an element's children. */
+export function fill(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+  return element;
+}
+
+/** "a", "a and b", "a, b and c". */
+export function listing(items) {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}

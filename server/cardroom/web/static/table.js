@@ -1,0 +1,702 @@
+// The table: /play/{game} (your seat, or a free one to take) and /watch/{game} (a spectator).
+// It shows the view the API gives, offers exactly the view's legal_actions, follows the game
+// through the events long-poll and tells what happened in words.
+
+import { CardroomClient, Problem } from "./client.js";
+import { fill, h, listing } from "./dom.js";
+import { gameModule } from "./games/index.js";
+import { forgetSeat, loadSeat, savedName, saveName, saveSeat } from "./seats.js";
+
+const api = new CardroomClient();
+const LOG_LIMIT = 200;
+const HISTORY_ON_LOAD = 60;
+
+const [, mode, rawId] = window.location.pathname.split("/");
+const gameId = decodeURIComponent(rawId || "");
+const watching = mode === "watch";
+const invitedSeat = (() => {
+  const text = new URLSearchParams(window.location.search).get("seat");
+  return text !== null && /^\d{1,2}$/.test(text) ? Number(text) : null;
+})();
+
+const state = {
+  seat: watching ? null : loadSeat(gameId), // {seat, token, name} or null
+  summary: null,
+  view: null,
+  game: gameModule(null),
+  log: [], // [{seq, text}], newest last
+  seen: new Set(),
+  lastSeq: 0,
+  selection: new Set(),
+  busy: false,
+  problem: null,
+  note: null,
+  follower: null,
+  countdownTimer: null,
+  secretOptions: null, // names of the options shown as "stacked" until the game ends
+};
+
+const $ = (id) => document.getElementById(id);
+
+// --- words --------------------------------------------------------------------------------
+
+function seatName(seat) {
+  const entry = state.view?.seats?.[seat] || state.summary?.seats?.[seat];
+  return entry?.name || `Seat ${seat + 1}`;
+}
+
+const ctx = {
+  get me() {
+    return state.seat ? state.seat.seat : null;
+  },
+  get view() {
+    return state.view;
+  },
+  name(seat) {
+    if (seat === null || seat === undefined) return "nobody";
+    return seat === ctx.me ? "you" : seatName(seat);
+  },
+  Name(seat) {
+    const text = ctx.name(seat);
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  },
+};
+
+function problemText(error) {
+  if (error instanceof Problem) return error.detail || error.title || `HTTP ${error.status}`;
+  return "The server cannot be reached. Check your connection; the page keeps trying.";
+}
+
+function describeEvent(event) {
+  switch (event.type) {
+    case "game_created":
+      return `The table is set for ${event.players} players.`;
+    case "seat_taken":
+      return `${event.seat === ctx.me ? "You" : event.name || seatName(event.seat)} sat down in seat ${event.seat + 1}.`;
+    case "game_started":
+      return "Every seat is taken: the game begins.";
+    case "game_over": {
+      const winners = event.result?.winners ?? event.winners ?? [];
+      return `Game over: ${winnersText(winners)}.`;
+    }
+    default:
+      return state.game.describe(event, ctx);
+  }
+}
+
+function winnersText(winners) {
+  if (!winners.length) return "no winner";
+  if (winners.length === 1) return winners[0] === ctx.me ? "you win" : `${seatName(winners[0])} wins`;
+  return `${listing(winners.map((seat) => ctx.name(seat)))} share the win`;
+}
+
+// --- events -------------------------------------------------------------------------------
+
+function addEvents(events) {
+  for (const event of events) {
+    if (state.seen.has(event.seq)) continue;
+    state.seen.add(event.seq);
+    state.lastSeq = Math.max(state.lastSeq, event.seq);
+    const text = describeEvent(event);
+    if (text) state.log.push({ seq: event.seq, text });
+  }
+  state.log.sort((a, b) => a.seq - b.seq);
+  if (state.log.length > LOG_LIMIT) state.log.splice(0, state.log.length - LOG_LIMIT);
+}
+
+/** Keep the newer of two views (a long-poll answer may arrive after an action's answer). */
+function accept(view) {
+  const current = state.view;
+  if (current && (view.version < current.version || (view.version === current.version && view.last_seq < current.last_seq))) {
+    return false;
+  }
+  if (!current || view.version !== current.version) state.selection.clear();
+  state.view = view;
+  state.game = gameModule(view.game_type);
+  return true;
+}
+
+/** The summary once the game is over (seed and secret options shown), and which options
+ * were secret (from the game type). */
+async function loadReveal() {
+  if (state.summary?.status === "finished" && state.secretOptions) return;
+  try {
+    const [summary, types] = await Promise.all([api.game(gameId), api.gameTypes()]);
+    state.summary = summary;
+    const type = types.find((entry) => entry.game_type === summary.game_type);
+    state.secretOptions = (type?.options || []).filter((option) => option.secret).map((option) => option.name);
+  } catch {
+    // the reveal is shown once the summary can be read
+  }
+}
+
+async function refreshView() {
+  try {
+    accept(await api.view(gameId, state.seat?.token));
+  } catch (error) {
+    state.problem = { detail: problemText(error) };
+  }
+  if (state.view?.status === "finished") await loadReveal();
+  render();
+}
+
+async function follow() {
+  state.follower?.abort();
+  const controller = new AbortController();
+  state.follower = controller;
+  try {
+    for await (const page of api.follow(gameId, { token: state.seat?.token, after: state.lastSeq, signal: controller.signal })) {
+      addEvents(page.events);
+      if (page.events.some((event) => event.type === "seat_taken") && state.view?.status === "waiting") {
+        state.summary = await api.game(gameId);
+      }
+      await refreshView();
+      if (state.view?.status === "finished") break;
+    }
+  } catch (error) {
+    if (!controller.signal.aborted) {
+      state.problem = { detail: `Stopped following the game: ${problemText(error)}` };
+      render();
+    }
+  }
+}
+
+window.addEventListener("pagehide", () => state.follower?.abort());
+
+// --- acting -------------------------------------------------------------------------------
+
+async function submit(action) {
+  if (state.busy || !state.seat) return;
+  state.busy = true;
+  state.problem = null;
+  render();
+  try {
+    const answer = await api.act(gameId, state.seat.token, action);
+    addEvents(answer.events || []);
+    if (answer.view) accept(answer.view);
+    if (state.view?.status === "finished") await loadReveal();
+  } catch (error) {
+    state.problem =
+      error instanceof Problem
+        ? { detail: error.detail || error.title, rule: error.rule, title: error.title }
+        : { detail: problemText(error) };
+    try {
+      accept(await api.view(gameId, state.seat.token));
+    } catch {
+      // shown on the next update
+    }
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+async function playAgain(button) {
+  button.disabled = true;
+  try {
+    const summary = await api.game(gameId); // finished: secret options are shown
+    const options = {};
+    for (const [name, value] of Object.entries(summary.options || {})) {
+      if (value !== "stacked") options[name] = value;
+    }
+    const bots = summary.seats.filter((seat) => seat.bot).map((seat) => ({ seat: seat.seat, policy: seat.bot }));
+    const game = await api.createGame({ gameType: summary.game_type, players: summary.players, options, bots });
+    if (state.seat) {
+      const joined = await api.join(game.id, state.seat.name, state.seat.seat);
+      saveSeat(game.id, { seat: joined.seat, token: joined.token, name: state.seat.name, gameType: game.game_type });
+    }
+    window.location.assign(`/play/${encodeURIComponent(game.id)}`);
+  } catch (error) {
+    state.problem = { detail: problemText(error) };
+    button.disabled = false;
+    render();
+  }
+}
+
+// --- joining ------------------------------------------------------------------------------
+
+function renderJoin() {
+  const section = $("join");
+  const free = state.summary.seats.filter((seat) => !seat.taken);
+  const invited = free.some((seat) => seat.seat === invitedSeat) ? invitedSeat : free[0]?.seat;
+  const status = h("p", { class: "form-status", role: "status" });
+  const seatChoice = h(
+    "select",
+    { id: "join-seat", name: "seat" },
+    free.map((seat) => h("option", { value: String(seat.seat), selected: seat.seat === invited }, `Seat ${seat.seat + 1}`)),
+  );
+  const name = h("input", { id: "join-name", name: "name", type: "text", maxlength: "40", required: true, autocomplete: "nickname", value: savedName() });
+  const form = h(
+    "form",
+    { class: "join-form" },
+    h("div", { class: "option inline" }, h("label", { for: "join-name" }, "Your name"), name),
+    h("div", { class: "option inline" }, h("label", { for: "join-seat" }, "Seat"), seatChoice),
+    h("button", { type: "submit", class: "primary" }, "Sit down and play"),
+    status,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const chosenName = name.value.trim();
+    if (!chosenName) {
+      status.textContent = "Type your name first.";
+      name.focus();
+      return;
+    }
+    form.querySelector("button").disabled = true;
+    try {
+      const joined = await api.join(gameId, chosenName, Number(seatChoice.value));
+      saveName(chosenName);
+      state.seat = { seat: joined.seat, token: joined.token, name: chosenName };
+      saveSeat(gameId, { ...state.seat, gameType: state.summary.game_type });
+      window.history.replaceState(null, "", `/play/${encodeURIComponent(gameId)}`);
+      section.hidden = true;
+      await enterTable();
+    } catch (error) {
+      const message = problemText(error);
+      state.summary = await api.game(gameId).catch(() => state.summary);
+      if (state.summary.status === "waiting" && state.summary.seats.some((seat) => !seat.taken)) {
+        renderJoin(); // the seats as they are now
+        $("join").querySelector(".form-status").textContent = message;
+      } else {
+        section.hidden = true; // every seat is taken meanwhile: watch
+        await enterTable();
+      }
+    }
+  });
+  const title = state.game.title || state.summary.game_type;
+  fill(
+    section,
+    h("h2", { id: "join-heading" }, `Take a seat at this ${title} game`),
+    invitedSeat !== null && invited !== invitedSeat
+      ? h("p", {}, `Seat ${invitedSeat + 1} has been taken meanwhile; here are the free ones.`)
+      : null,
+    h("p", {}, `Seated so far: ${listing(state.summary.seats.filter((seat) => seat.taken).map((seat) => seat.name)) || "nobody"}.`),
+    form,
+    h("p", {}, h("a", { href: `/watch/${encodeURIComponent(gameId)}` }, "Just watch instead")),
+  );
+  section.hidden = false;
+  $("table-heading").textContent = `${title}: an invitation`;
+  $("main").removeAttribute("aria-busy");
+  document.body.dataset.ready = "join";
+}
+
+// --- rendering ----------------------------------------------------------------------------
+
+function link(path) {
+  return new URL(path, window.location.origin).href;
+}
+
+function copyControl(id, label, url) {
+  const input = h("input", { id, type: "text", readonly: true, value: url, class: "link-field", dataset: { focusKey: `link:${id}` } });
+  const button = h("button", { type: "button", "aria-label": `Copy the ${label}`, dataset: { focusKey: `copy:${id}` } }, "Copy");
+  button.addEventListener("click", async () => {
+    input.select();
+    try {
+      await navigator.clipboard.writeText(url);
+      button.textContent = "Copied";
+    } catch {
+      button.textContent = "Selected: copy it";
+    }
+  });
+  return h("div", { class: "copy-row" }, h("label", { for: id }, label), h("div", { class: "copy-field" }, input, button));
+}
+
+function renderInvite(view) {
+  const section = $("invite");
+  const free = view.seats.filter((seat) => !seat.taken);
+  fill(
+    section,
+    h("h2", { id: "invite-heading" }, free.length ? "Invite your friends" : "Share the game"),
+    free.length
+      ? h("p", {}, "Send each friend the link of a free seat. The game starts when every seat is taken.")
+      : null,
+    h(
+      "div",
+      { class: "invitations" },
+      free.map((seat) => copyControl(`invite-${seat.seat}`, `Invitation link for seat ${seat.seat + 1}`, link(`/play/${encodeURIComponent(gameId)}?seat=${seat.seat}`))),
+      copyControl("watch-link", "Spectator link (watch without a hand)", link(`/watch/${encodeURIComponent(gameId)}`)),
+    ),
+  );
+  section.hidden = false;
+}
+
+function statusText(view) {
+  if (view.status === "waiting") {
+    const free = view.seats.filter((seat) => !seat.taken).map((seat) => `seat ${seat.seat + 1}`);
+    return `Waiting for players: ${listing(free)} ${free.length === 1 ? "is" : "are"} free.`;
+  }
+  if (view.status === "finished") return "The game is over.";
+  const phase = state.game.phaseText(view, ctx);
+  const awaited = view.awaiting ?? view.to_act;
+  let waiting;
+  if (ctx.me !== null && view.legal_actions.length) {
+    waiting = awaited.includes(ctx.me) ? "It's your move." : "You may still change your choice.";
+    const others = awaited.filter((seat) => seat !== ctx.me);
+    if (others.length) waiting += ` Also waiting for ${listing(others.map((seat) => ctx.name(seat)))}.`;
+  } else {
+    waiting = awaited.length ? `Waiting for ${listing(awaited.map((seat) => ctx.name(seat)))}.` : "";
+  }
+  return `${phase} ${waiting}`.trim();
+}
+
+function renderSeats(view) {
+  const section = $("seats");
+  const awaited = new Set(view.awaiting ?? view.to_act);
+  const toAct = new Set(view.to_act);
+  fill(
+    section,
+    h("h2", { id: "seats-heading" }, "Players"),
+    h(
+      "div",
+      { class: "seat-list" },
+      view.seats.map((seat) => {
+        const badges = [];
+        if (seat.seat === ctx.me) badges.push(h("span", { class: "badge you" }, "you"));
+        if (seat.bot) badges.push(h("span", { class: "badge bot" }, `bot: ${seat.bot}`));
+        if (!seat.taken) badges.push(h("span", { class: "badge free" }, "free seat"));
+        if (awaited.has(seat.seat)) badges.push(h("span", { class: "badge awaited" }, "awaited"));
+        else if (toAct.has(seat.seat)) badges.push(h("span", { class: "badge to-act" }, "may still act"));
+        const winner = view.result?.winners?.includes(seat.seat);
+        if (winner) badges.push(h("span", { class: "badge winner" }, "winner"));
+        const label = `Seat ${seat.seat + 1}: ${seat.name || "free"}${seat.seat === ctx.me ? " (you)" : ""}`;
+        return h(
+          "article",
+          { class: ["seat", awaited.has(seat.seat) && "is-awaited", seat.seat === ctx.me && "is-you"], "aria-label": label, dataset: { seat: String(seat.seat) } },
+          h("h3", {}, h("span", { class: "seat-number" }, `${seat.seat + 1}`), " ", seat.name || "Free seat", " ", badges),
+          view.public ? state.game.seatDetails(view, seat.seat, ctx) : null,
+        );
+      }),
+    ),
+  );
+  section.hidden = false;
+}
+
+function renderCentre(view) {
+  const section = $("centre");
+  fill(section, h("h2", { id: "centre-heading" }, "The table"), state.game.centre(view, ctx));
+  section.hidden = false;
+}
+
+/** The legal actions as labelled choices, narrowed to the picked cards. */
+function visibleGroups(view) {
+  const groups = state.game.actionGroups(view, ctx);
+  const picked = [...state.selection];
+  return groups
+    .map((group) => {
+      const shown = [];
+      const labels = new Set();
+      for (const item of group.items) {
+        if (picked.length && item.cards.length && !picked.every((id) => item.cards.includes(id))) continue;
+        // Cards of one kind (two G3s) give actions that read the same: offer one of them.
+        if (labels.has(item.label)) continue;
+        labels.add(item.label);
+        shown.push(item);
+      }
+      return { ...group, items: shown };
+    })
+    .filter((group) => group.items.length);
+}
+
+function usableCards(view) {
+  const ids = new Set();
+  for (const group of state.game.actionGroups(view, ctx)) for (const item of group.items) for (const id of item.cards) ids.add(id);
+  return ids;
+}
+
+function renderHand(view) {
+  const section = $("hand");
+  if (!view.you) {
+    section.hidden = true;
+    return;
+  }
+  const usable = view.legal_actions.length && !state.busy ? usableCards(view) : new Set();
+  const hand = state.game.sortHand(view.you.hand);
+  const picked = [...state.selection].filter((id) => hand.some((card) => card.id === id));
+  fill(
+    section,
+    h("h2", { id: "hand-heading" }, `Your hand (${hand.length} card${hand.length === 1 ? "" : "s"})`),
+    state.game.youDetails(view, ctx),
+    hand.length
+      ? h(
+          "ul",
+          { class: "hand card-row", "aria-label": "Your cards" },
+          hand.map((card) => {
+            const face = state.game.renderCard(card);
+            if (!usable.has(card.id)) return h("li", {}, face);
+            const pressed = state.selection.has(card.id);
+            const button = h(
+              "button",
+              {
+                type: "button",
+                class: "card-button",
+                "aria-pressed": pressed ? "true" : "false",
+                "aria-label": `${face.getAttribute("aria-label")}${pressed ? ", picked" : ""}`,
+                dataset: { focusKey: `card:${card.id}`, pick: card.id },
+              },
+              face,
+            );
+            button.addEventListener("click", () => {
+              if (state.selection.has(card.id)) state.selection.delete(card.id);
+              else state.selection.add(card.id);
+              render();
+            });
+            return h("li", {}, button);
+          }),
+        )
+      : h("p", { class: "muted" }, "No cards in your hand."),
+    usable.size ? h("p", { class: "hint" }, "Pick cards to narrow the choices of your move to the ones that use them.") : null,
+    picked.length
+      ? h(
+          "button",
+          { type: "button", dataset: { focusKey: "clear-picks" }, onclick: () => { state.selection.clear(); render(); } },
+          `Clear the ${picked.length} picked card${picked.length === 1 ? "" : "s"}`,
+        )
+      : null,
+  );
+  section.hidden = false;
+}
+
+function renderActions(view) {
+  const section = $("actions");
+  if (!state.seat || view.status !== "active") {
+    section.hidden = true;
+    return;
+  }
+  const groups = view.legal_actions.length ? visibleGroups(view) : [];
+  let body;
+  if (!view.legal_actions.length) {
+    const awaited = view.awaiting ?? view.to_act;
+    body = h("p", { class: "muted" }, awaited.length ? `Nothing to do now: waiting for ${listing(awaited.map((seat) => ctx.name(seat)))}.` : "Nothing to do now.");
+  } else if (!groups.length) {
+    body = h("p", {}, "No move uses all the cards you picked. Clear the picks to see every move.");
+  } else {
+    body = groups.map((group) =>
+      h(
+        "div",
+        { class: ["action-group", group.compact && "compact"], role: "group", "aria-labelledby": `group-${group.key}` },
+        h("h3", { id: `group-${group.key}` }, group.title),
+        group.hint ? h("p", { class: "hint" }, group.hint) : null,
+        h(
+          "div",
+          { class: "choices" },
+          group.items.map((item) => {
+            const key = JSON.stringify(item.action);
+            return h(
+              "button",
+              {
+                type: "button",
+                class: ["choice", group.compact && "compact"],
+                disabled: state.busy,
+                "aria-label": group.key === "declare" ? `Declare ${item.label} plays` : null,
+                dataset: { action: key, focusKey: `action:${key}` },
+                onclick: () => submit(item.action),
+              },
+              item.label,
+            );
+          }),
+        ),
+      ),
+    );
+  }
+  fill(section, h("h2", { id: "actions-heading", tabindex: "-1" }, "Your move"), body);
+  section.setAttribute("aria-busy", state.busy ? "true" : "false");
+  section.hidden = false;
+}
+
+function renderResult(view) {
+  const section = $("result");
+  if (view.status !== "finished" || !view.result) {
+    section.hidden = true;
+    return;
+  }
+  const result = view.result;
+  const scores = result.scores ?? view.scores;
+  const summary = state.summary?.status === "finished" ? state.summary : null;
+  const secrets = summary ? state.secretOptions || [] : [];
+  const playAgainButton = h("button", { type: "button", class: "primary", id: "play-again", dataset: { focusKey: "play-again" } }, "Play again with the same settings");
+  playAgainButton.addEventListener("click", () => playAgain(playAgainButton));
+  fill(
+    section,
+    h("h2", { id: "result-heading" }, `Game over: ${winnersText(result.winners || [])}!`),
+    h("p", {}, `Why: ${state.game.resultReason(result)}.`),
+    h(
+      "table",
+      { class: "scores" },
+      h("caption", {}, "Final scores"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))),
+      h(
+        "tbody",
+        {},
+        scores.map((score, seat) =>
+          h("tr", { class: result.winners?.includes(seat) ? "winner" : null }, h("th", { scope: "row" }, ctx.Name(seat)), h("td", {}, String(score))),
+        ),
+      ),
+    ),
+    summary
+      ? h(
+          "div",
+          { class: "reveal" },
+          h("h3", {}, "Revealed now that the game is over"),
+          h("p", {}, "Seed: ", h("code", { id: "revealed-seed" }, String(summary.seed)), ". The same seed and the same moves replay this game."),
+          secrets.map((name) => {
+            const value = summary.options?.[name];
+            if (value === null || value === undefined) {
+              return h("p", { dataset: { secret: name } }, `Secret option ${name}: not set (the cards were shuffled from the seed).`);
+            }
+            return h(
+              "details",
+              { dataset: { secret: name } },
+              h("summary", {}, `Secret option ${name}, shown as “stacked” during the game`),
+              h("pre", { class: "raw" }, JSON.stringify(value)),
+            );
+          }),
+        )
+      : null,
+    h("p", { class: "links" }, state.seat ? playAgainButton : null, h("a", { class: "button", href: "/" }, "Back to the lobby")),
+  );
+  section.hidden = false;
+}
+
+function renderLog() {
+  const section = $("log");
+  const list = $("log-list");
+  const shown = new Set([...list.children].map((item) => item.dataset.seq));
+  // Append new lines only: a screen reader reads what is added to the log, not a redraw.
+  for (const entry of state.log) {
+    if (shown.has(String(entry.seq))) continue;
+    list.prepend(h("li", { dataset: { seq: String(entry.seq) } }, entry.text));
+  }
+  while (list.children.length > LOG_LIMIT) list.lastElementChild.remove();
+  section.hidden = state.log.length === 0;
+}
+
+function renderProblem() {
+  const box = $("problem");
+  const problem = state.problem;
+  if (!problem) {
+    fill(box);
+    return;
+  }
+  fill(
+    box,
+    h(
+      "p",
+      {},
+      h("strong", {}, problem.title ? `${problem.title}: ` : "Problem: "),
+      h("span", { class: "problem-detail" }, problem.detail),
+      problem.rule ? [" ", h("span", { class: "problem-rule" }, `(rule ${problem.rule})`)] : null,
+    ),
+  );
+}
+
+function renderCountdown(view) {
+  const box = $("countdown");
+  clearInterval(state.countdownTimer);
+  if (!view.deadline || view.status !== "active") {
+    box.hidden = true;
+    return;
+  }
+  let nudged = false;
+  const tick = () => {
+    const left = view.deadline - api.serverNow();
+    if (left > 0) {
+      box.textContent = `The No Way window closes in ${Math.ceil(left)} s: who has not answered then lets it happen.`;
+    } else {
+      box.textContent = "The No Way window is closing…";
+      if (!nudged && left < -2) {
+        nudged = true; // the long-poll normally brings the close; if not, ask for the view
+        refreshView();
+      }
+    }
+  };
+  tick();
+  state.countdownTimer = setInterval(tick, 500);
+  box.hidden = false;
+}
+
+function render() {
+  const view = state.view;
+  if (!view) return;
+  const focused = document.activeElement?.dataset?.focusKey;
+  document.title = `${state.game.title || view.game_type} · cardroom`;
+  $("game-title").textContent = `${state.game.title || view.game_type} · game ${gameId}`;
+  const role = watching || !state.seat ? "Watching" : `${state.seat.name}, seat ${state.seat.seat + 1}`;
+  $("table-heading").textContent = `${state.game.title || view.game_type}: ${role}`;
+  const status = statusText(view);
+  if ($("status").textContent !== status) $("status").textContent = status;
+  renderProblem();
+  $("note").textContent = state.note || "";
+  $("note").hidden = !state.note;
+  renderInvite(view);
+  renderResult(view);
+  renderActions(view);
+  renderHand(view);
+  renderCentre(view);
+  renderSeats(view);
+  renderLog();
+  renderCountdown(view);
+  const main = $("main");
+  main.removeAttribute("aria-busy");
+  main.dataset.version = String(view.version);
+  main.dataset.status = view.status;
+  main.dataset.busy = state.busy ? "true" : "false";
+  // Your move: the game awaits you (in a simultaneous phase you may still change an answer
+  // you gave, but nobody waits for it).
+  const awaited = (view.awaiting ?? view.to_act).includes(ctx.me);
+  main.dataset.myMove = view.legal_actions.length && awaited && !state.busy ? "true" : "false";
+  document.body.dataset.ready = "table";
+  if (focused && document.activeElement === document.body) {
+    const again = document.querySelector(`[data-focus-key="${CSS.escape(focused)}"]`);
+    if (again) again.focus();
+    else if (focused.startsWith("action:") || focused.startsWith("card:")) $("actions-heading")?.focus();
+  }
+}
+
+// --- start --------------------------------------------------------------------------------
+
+async function enterTable() {
+  let view;
+  try {
+    view = await api.view(gameId, state.seat?.token);
+  } catch (error) {
+    if (error instanceof Problem && error.status === 401 && state.seat) {
+      forgetSeat(gameId); // a token this game does not know: watch instead
+      state.seat = null;
+      state.note = "This browser's seat token is not valid for this game: you are watching.";
+      view = await api.view(gameId);
+    } else {
+      throw error;
+    }
+  }
+  accept(view);
+  const history = await api.events(gameId, { token: state.seat?.token, after: Math.max(0, view.last_seq - HISTORY_ON_LOAD) });
+  addEvents(history.events);
+  state.lastSeq = Math.max(state.lastSeq, view.last_seq);
+  if (view.status === "finished") await loadReveal();
+  if (!state.seat && !watching) state.note = state.note || "Every seat is taken: you are watching.";
+  render();
+  if (view.status !== "finished") follow();
+}
+
+async function start() {
+  try {
+    state.summary = await api.game(gameId);
+    state.game = gameModule(state.summary.game_type);
+    if (!state.seat && !watching && state.summary.status === "waiting" && state.summary.seats.some((seat) => !seat.taken)) {
+      renderJoin();
+      return;
+    }
+    if (state.seat && invitedSeat !== null && invitedSeat !== state.seat.seat) {
+      state.note = `This browser already sits in seat ${state.seat.seat + 1}: send the invitation link for seat ${invitedSeat + 1} to your friend.`;
+    }
+    await enterTable();
+  } catch (error) {
+    const gone = error instanceof Problem && error.status === 404;
+    $("table-heading").textContent = gone ? "No such game" : "The table cannot be shown";
+    fill($("problem"), h("p", {}, gone ? "This game does not exist, or it expired after a while without moves. " : problemText(error), " ", h("a", { href: "/" }, "Back to the lobby")));
+    $("main").removeAttribute("aria-busy");
+    document.body.dataset.ready = "error";
+  }
+}
+
+start();

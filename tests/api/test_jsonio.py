@@ -1,0 +1,79 @@
+"""The orjson provider (api/jsonio.py) answers exactly as Flask's own provider would, byte
+for byte: if a Flask release changes how its provider answers, this fails."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import uuid
+
+import pytest
+from flask import Flask
+from flask.json.provider import DefaultJSONProvider
+
+from cardroom.api.jsonio import COMPACT, JSONProvider, dumps_bytes
+
+VALUES = [
+    {"a": 1, "b": [1, 2.5, None, True], "c": {"d": "e"}},
+    {"z": 1, "a": 2},
+    [1, "two", 3.0, 1e-4, 1e15, -0.0],
+    "text",
+    None,
+    {"name": "Zoë", "snow": "☃", "del": "\x7f"},
+    {"big": 2**70},
+    {"when": datetime.datetime(2026, 12, 1, 12, 0, tzinfo=datetime.UTC)},
+    {"amount": decimal.Decimal("1.50"), "id": uuid.UUID(int=7)},
+]
+
+
+@pytest.fixture(params=[False, True], ids=["keys-in-order", "keys-sorted"])
+def providers(request):
+    app = Flask("jsonio")
+    ours, flasks = JSONProvider(app), DefaultJSONProvider(app)
+    ours.sort_keys = flasks.sort_keys = request.param
+    with app.app_context():
+        yield ours, flasks
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_responses_are_flasks_byte_for_byte(providers, value):
+    ours, flasks = providers
+    mine, theirs = ours.response(value), flasks.response(value)
+    assert mine.get_data() == theirs.get_data()
+    assert mine.mimetype == theirs.mimetype
+
+
+def test_every_calling_form_is_flasks(providers):
+    ours, flasks = providers
+    for args, kwargs in [((), {}), ((1, 2), {}), ((), {"a": 1, "b": [2]}), (({"x": 1},), {})]:
+        assert ours.response(*args, **kwargs).get_data() == (
+            flasks.response(*args, **kwargs).get_data()
+        )
+    with pytest.raises(TypeError):
+        ours.response(1, a=2)
+
+
+@pytest.mark.parametrize("value", VALUES)
+def test_compact_dumps_are_flasks(providers, value):
+    ours, flasks = providers
+    assert ours.dumps(value, **COMPACT) == flasks.dumps(value, **COMPACT)
+    assert ours.dumps(value) == flasks.dumps(value)
+
+
+def test_dumps_bytes_is_the_stdlib_compact_form():
+    import json
+
+    for value in VALUES[:7]:
+        assert dumps_bytes(value) == json.dumps(value, separators=(",", ":")).encode()
+
+
+def test_the_app_answers_through_the_provider(app):
+    assert isinstance(app.json, JSONProvider)
+
+
+def test_a_tiny_float_is_the_same_number_spelt_otherwise():
+    """The one documented difference (api/jsonio.py): below 1e-4 the exponent is spelt
+    without its leading zero. The number is the same."""
+    import json
+
+    assert json.loads(dumps_bytes([1e-5])) == [1e-5]
