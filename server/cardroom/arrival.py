@@ -12,10 +12,13 @@ A request *arrives* from its first byte until its body is read whole. Two limits
 Timeouts alone do not stop a client that opens connections faster than they expire and fills
 a worker's ``worker_connections``. So the worker (``GeventWorker``) also keeps at most
 ``CARDROOM_MAX_ARRIVING`` connections arriving at once (default: half of
-``worker_connections``); past that it closes the one that has been arriving longest. A
-request that arrives at once (a health check, any ordinary client) is never the oldest for
-long; a connection that trickles always is. Idle keep-alive connections count as arriving
-(they are waiting for their next request).
+``worker_connections``); past that it closes the one that has been arriving longest, if it
+is reading its body or has been arriving for at least ``MIN_ARRIVING_SECONDS``. A request
+that arrives at once (a health check, any ordinary client) is never the oldest for long, and a
+fresh connection whose headers are not in yet (a slow link, a loaded host) is not closed in
+its first second, so a flood of new connections cannot push it out; a connection that
+trickles its body always is the oldest. Idle keep-alive connections count as arriving (they
+are waiting for their next request).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import io
 import json
 import os
 import socket
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -38,20 +42,43 @@ _CHUNK = 64 * 1024
 StartResponse = Callable[..., Any]
 
 
+# A connection whose request headers are not in yet is not closed as too slow before it has
+# been arriving this long (a body that trickles can be closed at once).
+MIN_ARRIVING_SECONDS = 1.0
+
+
 class Arrivals:
     """The connections of this process that are arriving, oldest first."""
 
-    def __init__(self, most: int = 0):
+    def __init__(self, most: int = 0, grace: float = MIN_ARRIVING_SECONDS):
         self.most = most  # 0: no limit
-        self._waiting: dict[int, Any] = {}
+        self.grace = grace
+        # id(socket) -> [socket, when it began arriving, whether its body is being read]
+        self._waiting: dict[int, list[Any]] = {}
         self.evicted = 0
 
     def begin(self, sock: Any) -> None:
         self._waiting.pop(id(sock), None)
-        self._waiting[id(sock)] = sock
+        now = time.monotonic()
+        self._waiting[id(sock)] = [sock, now, False]
         while self.most and len(self._waiting) > self.most:
-            oldest = next(iter(self._waiting))
-            self._evict(self._waiting.pop(oldest))
+            oldest = next(
+                (
+                    key
+                    for key, (_, began, in_body) in self._waiting.items()
+                    if in_body or now - began >= self.grace
+                ),
+                None,
+            )
+            if oldest is None:
+                break  # every arriving connection is fresh and has sent no body yet
+            self._evict(self._waiting.pop(oldest)[0])
+
+    def reading_body(self, sock: Any) -> None:
+        """The request's headers are in and its body is being read."""
+        entry = self._waiting.get(id(sock))
+        if entry is not None:
+            entry[2] = True
 
     def end(self, sock: Any) -> None:
         self._waiting.pop(id(sock), None)
@@ -122,6 +149,8 @@ class ArrivalGuard:
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         if not chunked and not length_text:
             return
+        if environ.get("gunicorn.socket") is not None:
+            ARRIVALS.reading_body(environ["gunicorn.socket"])
         try:
             length = int(length_text) if length_text else None
         except ValueError:

@@ -18,7 +18,7 @@ from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.progress import Progression
 from cardroom.store.due import bucket_of
-from cardroom.store.embedded import free_port
+from cardroom.store.embedded import EmbeddedRedis, free_port
 
 from gunicorns import start_gunicorn, stop_gunicorn
 from helpers import auth, create_game, join_all, view
@@ -27,10 +27,18 @@ BUDGET = 25
 
 
 @pytest.fixture(scope="module")
-def budget_app(redis_server):
+def own_redis(tmp_path_factory):
+    """A Redis of this module's own: the suite's gunicorn servers run progression loops on
+    the shared one, and would play these games too, so steps could not be counted."""
+    with EmbeddedRedis(tmp_path_factory.mktemp("budget-redis")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def budget_app(own_redis):
     return create_app(
         Settings.from_env(
-            redis_url=redis_server.url,
+            redis_url=own_redis.url,
             bot_actions_per_request=BUDGET,
             bot_seconds_per_request=60.0,  # the action bound alone: deterministic counts
             rate_limit_create="off",
@@ -44,7 +52,7 @@ def all_bots(players: int, policy: str = "random") -> list[dict[str, object]]:
 
 @pytest.mark.parametrize(("game_type", "players"), [("mr-toast", 4), ("exact-plays", 4)])
 def test_an_all_bot_create_plays_at_most_the_budget_and_the_loop_finishes_it(
-    budget_app, redis_server, game_type, players
+    budget_app, own_redis, game_type, players
 ):
     client = budget_app.test_client()
     tables = budget_app.extensions["cardroom.tables"]
@@ -57,7 +65,7 @@ def test_an_all_bot_create_plays_at_most_the_budget_and_the_loop_finishes_it(
     loop = Progression(tables, share=1.0)
     version, steps = game["version"], 0
     while True:
-        record, _ = stored_game(redis_server.url, game["id"])
+        record, _ = stored_game(own_redis.url, game["id"])
         assert record.version - version <= BUDGET, "one step of the loop went over the budget"
         version = record.version
         if record.status == "finished":
@@ -111,12 +119,12 @@ def test_bot_budget_settings_come_from_the_environment(monkeypatch):
         Settings.from_env()
 
 
-def test_all_bot_games_finish_with_no_request_under_gunicorn_without_double_steps(redis_server):
+def test_all_bot_games_finish_with_no_request_under_gunicorn_without_double_steps(own_redis):
     """Two gunicorn servers (two workers each), each worker running the loop: every game
     ends with nobody polling, and each stored log replays to its state (no step twice)."""
     ports = [free_port(), free_port()]
     env = {"CARDROOM_BOT_ACTIONS_PER_REQUEST": "40", "CARDROOM_RATE_LIMIT_CREATE": "off"}
-    servers = [start_gunicorn(redis_server.url, port, **env) for port in ports]
+    servers = [start_gunicorn(own_redis.url, port, **env) for port in ports]
     try:
         ids = []
         for index in range(8):
@@ -133,7 +141,7 @@ def test_all_bot_games_finish_with_no_request_under_gunicorn_without_double_step
         waiting = set(ids)
         while waiting and time.monotonic() < deadline:
             for game_id in list(waiting):
-                record, events = stored_game(redis_server.url, game_id)  # replays the log
+                record, events = stored_game(own_redis.url, game_id)  # replays the log
                 if record.status == "finished":
                     versions = [event["version"] for event in events if "actor" in event]
                     assert sorted(set(versions)) == list(range(1, record.version + 1))
