@@ -1,4 +1,5 @@
-# cardroom API server: gunicorn on :8000; REDIS_URL selects the Redis.
+# cardroom API server: gunicorn on :8000 (behind the reverse proxy: docs/operations.md),
+# /metrics on :9464 (for Prometheus; never publish it); REDIS_URL selects the Redis.
 FROM python:3.12-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -7,15 +8,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md image-constraints.txt ./
 COPY server ./server
-RUN pip install --no-cache-dir . \
+# image-constraints.txt pins every dependency (scripts/lock-image-deps regenerates it).
+RUN pip install --no-cache-dir --constraint image-constraints.txt . \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin cardroom
 
 USER 10001
 ENV CARDROOM_BIND=0.0.0.0:8000 \
+    CARDROOM_METRICS_BIND=0.0.0.0:9464 \
     REDIS_URL=redis://redis:6379/0
-EXPOSE 8000
+EXPOSE 8000 9464
+# The port comes from CARDROOM_BIND, as gunicorn's does.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"]
+    CMD ["cardroom", "healthcheck"]
 CMD ["python", "-m", "gunicorn", "--config", "python:cardroom.gunicorn_conf"]

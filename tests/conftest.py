@@ -9,23 +9,18 @@ follow it. Both servers, and one gunicorn per server, live for the whole session
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
 
 from cardroom.app import create_app
-from cardroom.cli import GUNICORN_CONFIG
 from cardroom.config import Settings
 from cardroom.store.embedded import EmbeddedRedis, free_port
 from cardroom.store.embedded_cluster import EmbeddedCluster
+
+from gunicorns import start_gunicorn, stop_gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 # Test files and folders (relative to the repository) whose tests run on both backends.
@@ -93,41 +88,6 @@ def client(app):
     return app.test_client()
 
 
-def start_gunicorn(redis_url: str, port: int, **env_extra: str) -> subprocess.Popen[bytes]:
-    """The server as the container runs it: gunicorn with the shared config."""
-    env = dict(os.environ)
-    env.update(
-        REDIS_URL=redis_url,
-        CARDROOM_BIND=f"127.0.0.1:{port}",
-        CARDROOM_WORKERS="2",
-        CARDROOM_LOG_LEVEL="warning",
-        **env_extra,
-    )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        start_new_session=True,  # its own process group, so stop_gunicorn can end the workers
-    )
-    wait_healthy(f"http://127.0.0.1:{port}", process)
-    return process
-
-
-def wait_healthy(base_url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode}")
-        try:
-            if requests.get(f"{base_url}/healthz", timeout=1).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.1)
-    process.terminate()
-    raise RuntimeError("server did not become healthy")
-
-
 @pytest.fixture(scope="session")
 def gunicorns() -> Iterator[dict[str, str]]:
     """One gunicorn per Redis URL, started on first use, stopped at the end: base URLs."""
@@ -151,14 +111,3 @@ def gunicorns() -> Iterator[dict[str, str]]:
 def live_server(redis_server: EmbeddedRedis | EmbeddedCluster, gunicorns: dict[str, str]) -> str:
     """A gunicorn server on a free port, against the test's Redis; its base URL."""
     return gunicorns[redis_server.url]
-
-
-def stop_gunicorn(process: subprocess.Popen[bytes]) -> None:
-    """Stop at once, workers included: open event streams would hold a graceful stop."""
-    process.send_signal(signal.SIGQUIT)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        process.wait(timeout=5)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)  # any worker still serving a stream
-    if process.poll() is None:
-        process.wait()

@@ -12,7 +12,7 @@ import requests
 
 from cardroom.store.embedded import free_port
 
-from conftest import wait_healthy
+from gunicorns import wait_healthy
 
 ROOT = Path(__file__).resolve().parent.parent
 

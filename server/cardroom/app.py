@@ -12,9 +12,10 @@ from cardroom.api import games, limits, observability, problems, system
 from cardroom.api.apidoc import OperationDocs
 from cardroom.api.jsonio import JSONProvider
 from cardroom.api.schemas import ActionBodySchema, BotSeatSchema, CreateGameSchema, ProblemSchema
+from cardroom.arrival import ArrivalGuard
 from cardroom.config import Settings
 from cardroom.games import registry
-from cardroom.service import Tables
+from cardroom.service import BotBudget, Tables
 from cardroom.store import GameStore, connect
 
 API_DESCRIPTION = """\
@@ -84,7 +85,8 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
         CARDROOM_SETTINGS=settings,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions["cardroom.tables"] = Tables(store or connect(settings))
+    budget = BotBudget(settings.bot_actions_per_request, settings.bot_seconds_per_request)
+    app.extensions["cardroom.tables"] = Tables(store or connect(settings), bot_budget=budget)
     observability.init_app(app, settings)
     api = CardroomApi(app, spec_kwargs={"extra_plugins": [OperationDocs(app)]})
     api.register_blueprint(games.blp)
@@ -97,4 +99,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     app.register_blueprint(web.blp)  # the web table at / (docs/web.md)
     problems.register(app)
     limits.init_app(app, settings)
+    app.wsgi_app = ArrivalGuard(  # type: ignore[method-assign]
+        app.wsgi_app, settings.body_timeout_seconds, settings.max_body_bytes
+    )
     return app

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 GUNICORN_CONFIG = "python:cardroom.gunicorn_conf"
@@ -15,36 +15,9 @@ GUNICORN_CONFIG = "python:cardroom.gunicorn_conf"
 
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn with the shared config; without REDIS_URL, an embedded Redis first."""
-    from cardroom.store.embedded import EmbeddedRedis
+    from cardroom.supervise import Supervisor
 
-    env = dict(os.environ)
-    env["CARDROOM_BIND"] = f"{args.host}:{args.port}"
-    if args.workers:
-        env["CARDROOM_WORKERS"] = str(args.workers)
-    embedded = None
-    if not env.get("REDIS_URL"):
-        embedded = EmbeddedRedis(args.data_dir).start()
-        env["REDIS_URL"] = embedded.url
-        print(
-            f"cardroom: embedded Redis at {embedded.url}, data in {embedded.data_dir}", flush=True
-        )
-    print(f"cardroom: serving on http://{args.host}:{args.port} (docs at /docs)", flush=True)
-    command = [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG]
-    server = subprocess.Popen(command, env=env)
-
-    def forward(signum: int, _frame: object) -> None:
-        server.send_signal(signum)
-
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, forward)
-    try:
-        return server.wait()
-    finally:
-        if server.poll() is None:
-            server.terminate()
-            server.wait()
-        if embedded is not None:
-            embedded.stop()
+    return Supervisor(args).run()
 
 
 def openapi(args: argparse.Namespace) -> int:
@@ -75,6 +48,25 @@ def simulate(args: argparse.Namespace) -> int:
     return simulate_main(args)
 
 
+def healthcheck(args: argparse.Namespace) -> int:
+    """Exit 0 if the server on this machine answers /healthz with 200, else 1 (for the
+    image's HEALTHCHECK): the port comes from CARDROOM_BIND, as gunicorn's does."""
+    port = args.port or bind_port(os.environ.get("CARDROOM_BIND", "127.0.0.1:8000"))
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=args.timeout):
+            return 0
+    except (OSError, urllib.error.URLError) as error:
+        print(f"cardroom: unhealthy: {error}", file=sys.stderr)
+        return 1
+
+
+def bind_port(bind: str) -> int:
+    """The port of a gunicorn bind address (``host:port``, ``[v6]:port``, ``:port``; the
+    first of several, comma-separated)."""
+    first = bind.split(",")[0]
+    return int(first.rsplit(":", 1)[1]) if ":" in first else 8000
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cardroom", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -84,7 +76,30 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--port", type=int, default=8000)
     run.add_argument("--data-dir", default="data", help="embedded Redis data (no REDIS_URL)")
     run.add_argument("--workers", type=int, default=None, help="gunicorn workers")
+    run.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="serve /metrics on this port of --host (default: CARDROOM_METRICS_BIND, or none)",
+    )
+    run.add_argument(
+        "--redis-maxmemory",
+        default=os.environ.get("CARDROOM_REDIS_MAXMEMORY") or "512mb",
+        help="the embedded Redis's memory ceiling (default 512mb; CARDROOM_REDIS_MAXMEMORY)",
+    )
+    run.add_argument(
+        "--appendfsync",
+        choices=("everysec", "always"),
+        default=os.environ.get("CARDROOM_REDIS_APPENDFSYNC") or "everysec",
+        help="when the embedded Redis syncs its append-only file to disk (default everysec:"
+        " a host crash may lose the last second; always: none, at a cost per write)",
+    )
     run.set_defaults(func=serve)
+
+    check = commands.add_parser("healthcheck", help="exit 0 if this machine's server is healthy")
+    check.add_argument("--port", type=int, default=None, help="default: CARDROOM_BIND's port")
+    check.add_argument("--timeout", type=float, default=2.0)
+    check.set_defaults(func=healthcheck)
 
     spec = commands.add_parser("openapi", help="print the OpenAPI document")
     spec.add_argument("--output", "-o", help="write to this file instead of stdout")

@@ -53,7 +53,9 @@ def _env_request_log(name: str, default: str) -> str:
 class Settings:
     redis_url: str = ""
     game_ttl_seconds: int = 7 * 24 * 3600
-    idempotency_ttl_seconds: int = 24 * 3600
+    # A game in which no person has taken a seat yet expires sooner.
+    unjoined_game_ttl_seconds: int = 3600
+    idempotency_ttl_seconds: int = 3600
     max_wait_seconds: float = 30.0
     max_body_bytes: int = 64 * 1024
     redis_pool_size: int = 64
@@ -71,6 +73,17 @@ class Settings:
     # slower than a second ("errors"), or none ("off").
     request_log: str = "errors"
     metrics: bool = True
+    # Where /metrics is served: a second listening address (host:port) that serves only
+    # /metrics and /healthz; "" serves /metrics nowhere (cardroom.gunicorn_conf binds it).
+    metrics_bind: str = ""
+    # Bot play per request: at most this many bot actions and this many seconds; the rest
+    # is continued by the next request or by the progression loop (cardroom.progress).
+    bot_actions_per_request: int = 200
+    bot_seconds_per_request: float = 0.05
+    # Run the progression loop in every gunicorn worker.
+    progression: bool = True
+    # A request body must arrive within this many seconds of its headers (else 408).
+    body_timeout_seconds: float = 10.0
     # Games each process keeps as it last read or wrote them, so that the next action on one
     # skips its load (cardroom.store.recent); 0 turns this off.
     kept_games: int = 1024
@@ -80,6 +93,9 @@ class Settings:
         values: dict[str, object] = {
             "redis_url": os.environ.get("REDIS_URL", ""),
             "game_ttl_seconds": _env_int("CARDROOM_GAME_TTL", cls.game_ttl_seconds),
+            "unjoined_game_ttl_seconds": _env_int(
+                "CARDROOM_UNJOINED_GAME_TTL", cls.unjoined_game_ttl_seconds
+            ),
             "idempotency_ttl_seconds": _env_int(
                 "CARDROOM_IDEMPOTENCY_TTL", cls.idempotency_ttl_seconds
             ),
@@ -96,6 +112,15 @@ class Settings:
             "log_level": _env_str("CARDROOM_LOG_LEVEL", cls.log_level),
             "request_log": _env_request_log("CARDROOM_REQUEST_LOG", cls.request_log),
             "metrics": _env_bool("CARDROOM_METRICS", cls.metrics),
+            "metrics_bind": _env_str("CARDROOM_METRICS_BIND", cls.metrics_bind),
+            "bot_actions_per_request": _env_int(
+                "CARDROOM_BOT_ACTIONS_PER_REQUEST", cls.bot_actions_per_request
+            ),
+            "bot_seconds_per_request": _env_float(
+                "CARDROOM_BOT_SECONDS_PER_REQUEST", cls.bot_seconds_per_request
+            ),
+            "progression": _env_bool("CARDROOM_PROGRESSION", cls.progression),
+            "body_timeout_seconds": _env_float("CARDROOM_BODY_TIMEOUT", cls.body_timeout_seconds),
             "kept_games": _env_int("CARDROOM_KEPT_GAMES", cls.kept_games),
         }
         known = {f.name for f in fields(cls)}
@@ -103,4 +128,7 @@ class Settings:
             if key not in known:
                 raise TypeError(f"unknown setting {key!r}")
             values[key] = value
-        return cls(**values)  # type: ignore[arg-type]
+        settings = cls(**values)  # type: ignore[arg-type]
+        if settings.bot_actions_per_request < 1:
+            raise ValueError("CARDROOM_BOT_ACTIONS_PER_REQUEST must be at least 1")
+        return settings

@@ -10,18 +10,29 @@ import subprocess
 import sys
 import tempfile
 
-bind = os.environ.get("CARDROOM_BIND", "127.0.0.1:8000")
+# The API, and /metrics on an address of its own if CARDROOM_METRICS_BIND names one.
+# CARDROOM_BIND may list several addresses, comma-separated (`cardroom serve` passes the
+# sockets it bound itself: fd://N, with which gunicorn binds nothing else).
+bind = os.environ.get("CARDROOM_BIND", "127.0.0.1:8000").split(",")
+if os.environ.get("CARDROOM_METRICS_BIND"):
+    bind.append(os.environ["CARDROOM_METRICS_BIND"])
 # gevent: each worker holds up to worker_connections requests at once in greenlets, so
 # thousands of clients can wait in event long-polls and streams without starving the others.
+# cardroom's gevent worker also closes the longest-arriving connection past
+# CARDROOM_MAX_ARRIVING (cardroom.arrival: slow clients).
 # CARDROOM_WORKER_CLASS=gthread runs threads instead (CARDROOM_THREADS per worker).
+_WORKER_CLASSES = {"gevent": "cardroom.arrival.GeventWorker"}
 worker_class = os.environ.get("CARDROOM_WORKER_CLASS", "gevent")
+_is_gevent = worker_class == "gevent"
+worker_class = _WORKER_CLASSES.get(worker_class, worker_class)
 workers = int(os.environ.get("CARDROOM_WORKERS", "2"))
 worker_connections = int(os.environ.get("CARDROOM_WORKER_CONNECTIONS", "1000"))
 threads = int(os.environ.get("CARDROOM_THREADS", "32"))
-_concurrency = worker_connections if worker_class == "gevent" else threads
+_concurrency = worker_connections if _is_gevent else threads
 # Longer than the longest long-poll (CARDROOM_MAX_WAIT, 30 s by default).
 timeout = int(os.environ.get("CARDROOM_WORKER_TIMEOUT", "60"))
 graceful_timeout = 30
+# Also the time a request's headers have to arrive in (the gevent worker reads them under it).
 keepalive = 5
 max_requests = int(os.environ.get("CARDROOM_MAX_REQUESTS", "0"))
 max_requests_jitter = 100
@@ -29,6 +40,9 @@ accesslog = os.environ.get("CARDROOM_ACCESS_LOG", None)
 errorlog = "-"
 loglevel = os.environ.get("CARDROOM_LOG_LEVEL", "info")
 wsgi_app = "cardroom.app:create_app()"
+# gunicorn 24+ opens a control socket at one path per user (~/.gunicorn/gunicorn.ctl), shared
+# by every server that user runs; cardroom does not use it.
+control_socket_disable = True
 # Size each worker's Redis pools to its concurrency, unless the operator chose a size
 # (connections open lazily: only as many as requests use at once).
 _pool = os.environ.get("CARDROOM_REDIS_POOL_SIZE", str(_concurrency + 4))
@@ -73,6 +87,13 @@ def on_starting(server):
     for name in os.listdir(metrics_dir):  # a fresh count per start: drop an earlier run's
         if name.endswith(".db"):
             os.remove(os.path.join(metrics_dir, name))
+
+
+def post_worker_init(worker):
+    """Each worker runs the progression loop (due bot play), unless CARDROOM_PROGRESSION=off."""
+    from cardroom.progress import start_for_app
+
+    start_for_app(worker.wsgi)
 
 
 def _check_redis_url():

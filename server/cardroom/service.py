@@ -24,19 +24,50 @@ from cardroom.games import get_game, policies, registry
 from cardroom.games.base import (
     Game,
     GameOver,
+    IllegalAction,
     InvalidOptions,
     NotYourTurn,
     RuleError,
     redact_event,
 )
 from cardroom.history import History
-from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone
+from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, OutcomeUnknown
 from cardroom.store.buckets import new_game_id
 from cardroom.store.games import Loaded, idempotency_key
 
 MAX_ATTEMPTS = 50
-MAX_BOT_ACTIONS = 100_000
-HIDDEN = "hidden"
+# A secret option that is set (a stacked deck) shows as this until the game ends.
+STACKED = "stacked"
+
+
+@dataclass(frozen=True)
+class BotBudget:
+    """How much bot play one request (or one step of the progression loop) may do.
+
+    Bots stop at whichever bound comes first; the rest of their play is due work
+    (``cardroom.store.due``), continued by the next request or the progression loop.
+    """
+
+    actions: int = 200
+    seconds: float = 0.05
+
+
+class _Spending:
+    """What one request has spent of its bot budget so far."""
+
+    def __init__(self, budget: BotBudget):
+        self.budget = budget
+        self.actions = 0
+        self.started = time.perf_counter()
+
+    def exhausted(self) -> bool:
+        """Spent: at least one action is always allowed, so every request makes progress."""
+        if self.actions == 0:
+            return False
+        return (
+            self.actions >= self.budget.actions
+            or time.perf_counter() - self.started >= self.budget.seconds
+        )
 
 
 # What the table refuses, as domain errors; api/problems.py maps each to its answer.
@@ -91,6 +122,41 @@ class PreconditionFailed(Exception):
 _REFUSALS = (RuleError, Unauthorized, PreconditionFailed, StateConflict)
 
 
+# The refusals of an action that its Idempotency-Key keeps (as Stripe's keys do), by name:
+# a retry with the key gets the same refusal again, marked ``replayed``. A missing or wrong
+# token is not kept: the key belongs to a seat, and nothing was judged.
+_KEPT_REFUSALS: dict[str, type[Exception]] = {
+    kind.__name__: kind
+    for kind in (IllegalAction, NotYourTurn, GameOver, GameNotStarted, PreconditionFailed)
+}
+
+
+def kept_refusal(error: Exception) -> dict[str, Any] | None:
+    """A refusal as its Idempotency-Key keeps it, or None if it is not kept."""
+    kind = type(error).__name__
+    if _KEPT_REFUSALS.get(kind) is not type(error):
+        return None
+    kept = {"refusal": kind, "message": getattr(error, "message", str(error))}
+    for name in ("rule", "field"):
+        if getattr(error, name, None) is not None:
+            kept[name] = getattr(error, name)
+    return kept
+
+
+def replayed_refusal(kept: dict[str, Any]) -> Exception:
+    """The refusal a key kept, to raise again; its ``replayed`` is True."""
+    kind = _KEPT_REFUSALS[kept["refusal"]]
+    error: Exception
+    if issubclass(kind, RuleError):
+        error = kind(kept["message"], rule=kept.get("rule"), field=kept.get("field"))
+    elif issubclass(kind, StateConflict):
+        error = kind(kept["message"])
+    else:
+        error = kind()
+    error.replayed = True  # type: ignore[attr-defined]
+    return error
+
+
 @dataclass
 class ActionOutcome:
     status: int
@@ -108,10 +174,17 @@ def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> st
 
 
 class Tables:
-    def __init__(self, store: GameStore, clock: Clock = time.time, history: History | None = None):
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Clock = time.time,
+        history: History | None = None,
+        bot_budget: BotBudget | None = None,
+    ):
         self.store = store
         self.clock = clock
         self.history = history or History()
+        self.bot_budget = bot_budget or BotBudget()
 
     # --- game types ---------------------------------------------------------------------
 
@@ -158,6 +231,7 @@ class Tables:
             except KeyError:
                 raise InvalidRequest(f"unknown policy {policy!r}", f"bots.{index}.policy") from None
             seats[seat] = {"name": f"{policy} bot", "bot": policy}
+        seed_chosen = seed is not None
         if seed is None:
             seed = secrets.randbelow(2**53)
         now = self.clock()
@@ -167,6 +241,7 @@ class Tables:
             players=players,
             options=full_options,
             seed=seed,
+            seed_chosen=seed_chosen,
             seats=seats,
             state=game.new_game(players, full_options, seed),
             created_at=now,
@@ -175,7 +250,8 @@ class Tables:
         )
         steps.begin(record)
         if record.status == "active":
-            self._run_bots(record, game, steps.time_for(record, now))
+            self._run_bots(record, game, steps.time_for(record, now), self._spending())
+        self._schedule_due_work(record, game, now)
         self.store.create(record)
         return record
 
@@ -199,8 +275,10 @@ class Tables:
             now = self.clock()
             record.updated_at = now
             steps.take_seat(record, chosen, name)
+            game = get_game(record.game_type)
             if record.status == "active":
-                self._run_bots(record, get_game(record.game_type), steps.time_for(record, now))
+                self._run_bots(record, game, steps.time_for(record, now), self._spending())
+            self._schedule_due_work(record, game, now)
             try:
                 self.store.commit(record, token=(chosen, token))
             except Conflict:
@@ -227,6 +305,7 @@ class Tables:
             "scores": game.scores(record.state),
             "to_act": sorted(game.to_act(record.state)) if record.status == "active" else [],
             "result": game.result(record.state),
+            "deal": self.deal(game, record),
             "seed": record.seed if finished else None,
             "created_at": record.created_at,
             "updated_at": record.updated_at,
@@ -257,6 +336,7 @@ class Tables:
             "legal_actions": legal,
             "deadline": game.deadline(record.state) if active else None,
             "result": game.result(record.state),
+            "deal": self.deal(game, record),
             "seats": self._seats(record),
             "scores": game.scores(record.state),
             "options": self._public_options(game, record),
@@ -360,10 +440,30 @@ class Tables:
                 return self._replay_answer(answered.response, body_digest)
             except Gone:
                 raise NotFound(game_id) from None
-            except _REFUSALS:
-                if not guessed:
+            except _REFUSALS as refusal:
+                if guessed:
+                    record = None
+                    continue
+                kept = kept_refusal(refusal) if idem_key else None
+                if kept is None:
                     raise
-                record = None
+                # As Stripe's keys do, the key keeps its first answer, a refusal too: the
+                # same key can never apply the action later. Stored only if the game is
+                # still the one judged; if not, the action is judged again on the new one.
+                try:
+                    self.store.remember_refusal(
+                        record, idem_key or "", {"body": body_digest, **kept}
+                    )
+                except Conflict as conflict:
+                    record, guessed = conflict.current, False
+                    continue
+                except Answered as answered:
+                    return self._replay_answer(answered.response, body_digest)
+                except Gone:
+                    raise NotFound(game_id) from None
+                except OutcomeUnknown:
+                    pass  # the refusal is certain: nothing was applied
+                raise refusal from None
         raise Conflict(game_id)
 
     def _act_on(
@@ -382,15 +482,17 @@ class Tables:
         game = get_game(record.game_type)
         now = self.clock()
         ms = steps.time_for(record, now)
-        self._expire(record, game, ms)
+        spending = self._spending()
+        self._expire(record, game, ms, spending)
         if record.status == "waiting":
             raise GameNotStarted("the game waits for players to join")
         if record.status == "finished":
             raise GameOver("the game is over")
         before = record.seq
         events = steps.act(record, game, seat, action, ms)
-        events += self._run_bots(record, game, ms)
+        events += self._run_bots(record, game, ms, spending)
         record.updated_at = now
+        self._schedule_due_work(record, game, now)
         shown = [
             redacted
             for event in events
@@ -419,6 +521,8 @@ class Tables:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was used with another request body", "Idempotency-Key"
             )
+        if "refusal" in stored:
+            raise replayed_refusal(stored)
         return ActionOutcome(stored["status"], stored["response"], replayed=True)
 
     # --- internals ----------------------------------------------------------------------
@@ -430,22 +534,36 @@ class Tables:
             raise NotFound(game_id) from None
 
     def _fresh(self, game_id: str) -> GameRecord:
-        """The game, with any passed deadline resolved first (lazily, MT-14)."""
+        """The game, with any passed deadline resolved first (lazily, MT-14), and bot play
+        that an earlier request's budget left over continued (within this one's budget)."""
         for _ in range(MAX_ATTEMPTS):
             record = self._load(game_id).record
             game = get_game(record.game_type)
             now = self.clock()
-            if not self._expire(record, game, steps.time_for(record, now)):
+            ms = steps.time_for(record, now)
+            spending = self._spending()
+            before = record.version
+            self._expire(record, game, ms, spending)
+            if self._bots_pending(record, game):
+                self._run_bots(record, game, ms, spending)
+            if record.version == before:
                 return record
             record.updated_at = now
+            self._schedule_due_work(record, game, now)
             try:
                 self.store.commit(record)
             except Conflict:
                 continue
+            except OutcomeUnknown as unknown:
+                # A read's own write (a deadline, bot play) was lost in the store: to the
+                # reader that is the store being unavailable, nothing it asked for.
+                raise unknown.__cause__ or unknown from None
             return record
         raise Conflict(game_id)
 
-    def _expire(self, record: GameRecord, game: Game, ms: int) -> list[dict[str, Any]]:
+    def _expire(
+        self, record: GameRecord, game: Game, ms: int, spending: _Spending
+    ) -> list[dict[str, Any]]:
         """Resolve a passed reaction deadline (lazily, MT-14), and let bots answer."""
         if record.status != "active":
             return []
@@ -454,16 +572,22 @@ class Tables:
             return []
         events = steps.expire(record, game, ms)
         if events:
-            events += self._run_bots(record, game, ms)
+            events += self._run_bots(record, game, ms, spending)
         return events
 
-    def _run_bots(self, record: GameRecord, game: Game, ms: int) -> list[dict[str, Any]]:
-        """Play every bot seat that is to act, until a person must act or the game ends."""
+    def _spending(self) -> _Spending:
+        return _Spending(self.bot_budget)
+
+    def _run_bots(
+        self, record: GameRecord, game: Game, ms: int, spending: _Spending
+    ) -> list[dict[str, Any]]:
+        """Play the bot seats that are to act, until a person must act, the game ends or the
+        request's bot budget is spent (what is left is due work: ``_schedule_due_work``)."""
         events: list[dict[str, Any]] = []
-        bot_seats = {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
+        bot_seats = _bot_seats(record)
         if not bot_seats:
             return events
-        for _ in range(MAX_BOT_ACTIONS):
+        while not spending.exhausted():
             seat = next_bot_seat(game, record.state, bot_seats)
             if seat is None:
                 break
@@ -471,7 +595,41 @@ class Tables:
             rng = random.Random(f"{record.seed}:{record.version}:{seat}")
             action = choose(game, record.state, seat, policy, rng)
             events += steps.act(record, game, seat, action, ms)
+            spending.actions += 1
         return events
+
+    @staticmethod
+    def _bots_pending(record: GameRecord, game: Game) -> bool:
+        """Bots have moves to make now (a request's budget ran out before they were done)."""
+        if record.status != "active":
+            return False
+        bot_seats = _bot_seats(record)
+        return bool(bot_seats) and next_bot_seat(game, record.state, bot_seats) is not None
+
+    def due_time(self, record: GameRecord) -> float | None:
+        """When the game next has work that must happen with no request (None: none).
+
+        Today that is bot play left over by a request's budget, due at once. Before the
+        commit that leaves such work, ``_schedule_due_work`` enters the game in the due set.
+        """
+        if self._bots_pending(record, get_game(record.game_type)):
+            return self.clock()
+        return None
+
+    def _schedule_due_work(self, record: GameRecord, game: Game, now: float) -> None:
+        """Enter the game in the due set if bots still have moves to make (before the commit
+        that leaves them pending: an entry without work costs a load, a missing one a
+        stalled game)."""
+        if self._bots_pending(record, game):
+            self.store.due.schedule(record.id, now)
+
+    def advance(self, game_id: str) -> tuple[int, float | None]:
+        """Do a game's due work, as a request would (the progression loop calls this).
+
+        Returns the game's revision as judged and when it is next due (None: nothing due).
+        """
+        record = self._fresh(game_id)
+        return record.rev, self.due_time(record)
 
     def _authenticate(self, record: GameRecord, token: str | None) -> int:
         if not token:
@@ -494,19 +652,35 @@ class Tables:
         ]
 
     @staticmethod
+    def deal(game: Game, record: GameRecord) -> str:
+        """How the cards were dealt, for everyone to see from the start (docs/api.md):
+        ``stacked`` (the creator set the deck), ``seeded`` (the creator chose the seed, so
+        may know every hand) or ``random`` (the server's secret seed: nobody knows them)."""
+        if any(
+            spec.secret and record.options.get(spec.name) is not None for spec in game.option_specs
+        ):
+            return "stacked"
+        return "seeded" if record.seed_chosen else "random"
+
+    @staticmethod
     def _public_options(game: Game, record: GameRecord) -> dict[str, Any]:
-        """Options as everyone may see them: a stacked deck stays hidden until the end."""
+        """Options as everyone may see them: a stacked deck shows as "stacked" until the end."""
         if record.status == "finished":
             return record.options
         secret = {spec.name for spec in game.option_specs if spec.secret}
         return {
-            name: (HIDDEN if name in secret and value is not None else value)
+            name: (STACKED if name in secret and value is not None else value)
             for name, value in record.options.items()
         }
 
 
+def _bot_seats(record: GameRecord) -> set[int]:
+    return {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
+
+
 __all__ = [
     "ActionOutcome",
+    "BotBudget",
     "GameFull",
     "GameNotStarted",
     "IdempotencyKeyReused",

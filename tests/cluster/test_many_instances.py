@@ -16,7 +16,7 @@ import requests
 from cardroom.store.embedded import free_port
 
 from cluster_kit import Accepted, replay_matches
-from conftest import start_gunicorn, stop_gunicorn
+from gunicorns import start_gunicorn, stop_gunicorn
 
 INSTANCES = 2
 TIMEOUT = 10

@@ -25,7 +25,7 @@ from cardroom.store.embedded_cluster import EmbeddedCluster
 from cardroom.store.games import index_key
 
 from cluster_kit import Accepted, replay_matches
-from conftest import start_gunicorn, stop_gunicorn
+from gunicorns import start_gunicorn, stop_gunicorn
 from helpers import create_game, join_all
 
 GAMES = 8

@@ -934,7 +934,7 @@ def test_ep17_view_contents_and_secrets():
     assert spectator["start_player"] == 0 and spectator["round"] == 1
     assert spectator["rounds"] == 3 and spectator["phase"] == "play"
     assert spectator["declarations"] == [4, 2, 2]
-    assert spectator["options"] == {"tiebreak": "rps", "turn_limit": 2000, "decks": "hidden"}
+    assert spectator["options"] == {"tiebreak": "rps", "turn_limit": 2000, "decks": "stacked"}
     assert spectator["penalties"] == [] and spectator["totals"] == [0, 0, 0]
     assert spectator["result"] is None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,15 +14,24 @@ from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.store.embedded import free_port
 
+from gunicorns import start_gunicorn, stop_gunicorn
 from helpers import auth, create_game, join_all
 
 ROUTE_VIEW = "/v1/games/<game_id>/view"
 
 
+METRICS_PORT = 9464  # the test client's requests name the port; nothing is bound
+
+
 @pytest.fixture(scope="module")
 def logged_app(settings: Settings):
     return create_app(
-        Settings.from_env(redis_url=settings.redis_url, log_level="info", request_log="all")
+        Settings.from_env(
+            redis_url=settings.redis_url,
+            log_level="info",
+            request_log="all",
+            metrics_bind=f"127.0.0.1:{METRICS_PORT}",
+        )
     )
 
 
@@ -75,7 +85,9 @@ def test_each_request_is_one_json_log_line_without_raw_paths_or_tokens(logged_ap
 def metric(app_or_text: Any, name: str, **labels: str) -> float:
     text = app_or_text
     if not isinstance(app_or_text, str):
-        response = app_or_text.test_client().get("/metrics")
+        response = app_or_text.test_client().get(
+            "/metrics", base_url=f"http://localhost:{METRICS_PORT}"
+        )
         assert response.status_code == 200
         assert response.mimetype == "text/plain"
         text = response.get_data(as_text=True)
@@ -127,14 +139,41 @@ def test_metrics_count_requests_latency_actions_and_redis_errors(logged_app):
         metric(logged_app, "cardroom_redis_errors_total", error="ConnectionError")
         == errors_before + 1
     )
-    assert game["id"] not in logged_app.test_client().get("/metrics").get_data(as_text=True)
+    metrics_page = logged_app.test_client().get(
+        "/metrics", base_url=f"http://localhost:{METRICS_PORT}"
+    )
+    assert game["id"] not in metrics_page.get_data(as_text=True)
 
 
-def test_metrics_add_up_across_gunicorn_workers(live_server):
-    """live_server runs 2 workers: /metrics on either one counts the requests of both."""
+def test_metrics_are_served_on_their_own_port_only(logged_app, client):
+    on_api_port = logged_app.test_client().get("/metrics")
+    assert on_api_port.status_code == 404, "never on the API's port"
+    assert client.get("/metrics").status_code == 404, "nowhere without CARDROOM_METRICS_BIND"
+    metrics_port = f"http://localhost:{METRICS_PORT}"
+    other = logged_app.test_client().get("/v1/game-types", base_url=metrics_port)
+    assert other.status_code == 404, "the metrics port serves no API"
+    health = logged_app.test_client().get("/healthz", base_url=metrics_port)
+    assert health.status_code == 200
+
+
+@pytest.fixture(scope="module")
+def metrics_server(redis_server) -> Iterator[tuple[str, str]]:
+    """gunicorn (2 workers) with /metrics on a port of its own: (API URL, metrics URL)."""
+    port, metrics = free_port(), free_port()
+    process = start_gunicorn(redis_server.url, port, CARDROOM_METRICS_BIND=f"127.0.0.1:{metrics}")
+    try:
+        yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{metrics}"
+    finally:
+        stop_gunicorn(process)
+
+
+def test_metrics_add_up_across_gunicorn_workers(metrics_server):
+    """Two workers: /metrics on either one counts the requests of both."""
+    live_server, metrics_url = metrics_server
+    assert requests.get(f"{live_server}/metrics", timeout=10).status_code == 404
 
     def scrape() -> float:
-        text = requests.get(f"{live_server}/metrics", timeout=10).text
+        text = requests.get(f"{metrics_url}/metrics", timeout=10).text
         return metric(
             text,
             "cardroom_http_requests_total",

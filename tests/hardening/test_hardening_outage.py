@@ -24,7 +24,7 @@ from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.store.embedded import EmbeddedRedis, free_port
 
-from conftest import start_gunicorn, stop_gunicorn
+from gunicorns import start_gunicorn, stop_gunicorn
 from helpers import auth, play_random_game
 
 QUICKLY = 3.0  # seconds: a generous bound on how long a 503 may take

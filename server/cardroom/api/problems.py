@@ -22,7 +22,7 @@ from cardroom.service import (
     SeatTaken,
     Unauthorized,
 )
-from cardroom.store import Conflict
+from cardroom.store import Conflict, OutcomeUnknown
 
 log = logging.getLogger("cardroom.api")
 
@@ -74,6 +74,24 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
         "The game store (Redis) cannot be reached; retry after Retry-After. A write is one "
         "atomic script, so it happened whole or not at all: retry actions with the same "
         "Idempotency-Key.",
+    ),
+    "outcome-unknown": (
+        "Outcome unknown",
+        "The change was sent to the game store (Redis) but no answer came back: it may have "
+        "been applied, or not. Do not send it again as it is. To learn what happened, read "
+        "the game (GET /v1/games/{id}/view: its `version` and `events` tell), or send the "
+        "same request with the same Idempotency-Key: that answers the first outcome if it "
+        "was applied and applies it once if it was not. A create or join may have happened "
+        "too: an unjoined game expires by itself; a seat taken without its token is lost.",
+    ),
+    "storage-full": (
+        "Storage full",
+        "The game store (Redis) is at its memory ceiling and refuses new data; nothing was "
+        "changed. Retry later; the operator must make room (docs/operations.md).",
+    ),
+    "request-timeout": (
+        "Request timeout",
+        "The request body did not arrive within the time allowed; nothing was changed.",
     ),
     "internal-error": ("Internal error", "An unexpected error. It has been logged."),
     "http-error": ("HTTP error", "A protocol-level error; `status` says which."),
@@ -161,6 +179,14 @@ def handle_http_exception(error: HTTPException) -> Response:
     return problem(status, slug, str(detail), headers=headers)
 
 
+def is_out_of_memory(error: redis.exceptions.RedisError) -> bool:
+    """Redis refused a write at its ``maxmemory`` (inside a script, the refusal arrives as the
+    script's error, naming OOM)."""
+    if isinstance(error, redis.exceptions.OutOfMemoryError):
+        return True
+    return isinstance(error, redis.exceptions.ResponseError) and "OOM command not" in str(error)
+
+
 # The one table from a domain error (the engine's, the table's, the store's) to its answer:
 # status and problem type. An error's more specific class comes first.
 DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
@@ -197,11 +223,14 @@ def answer_domain_error(error: Exception) -> Response:
         DOMAIN_ERRORS[kind] for kind in type(error).__mro__ if kind in DOMAIN_ERRORS
     )
     detail = _DETAILS[slug](error) if slug in _DETAILS else getattr(error, "message", str(error))
+    headers = dict(_HEADERS.get(slug, {}))
+    if getattr(error, "replayed", False):  # an Idempotency-Key's first answer, again
+        headers["Idempotent-Replayed"] = "true"
     return problem(
         status,
         slug,
         detail,
-        headers=_HEADERS.get(slug),
+        headers=headers or None,
         rule=getattr(error, "rule", None),
         field=getattr(error, "field", None),
     )
@@ -211,11 +240,30 @@ def register(app: Flask) -> None:
     for kind in DOMAIN_ERRORS:
         app.register_error_handler(kind, answer_domain_error)
 
+    @app.errorhandler(OutcomeUnknown)
+    def outcome_unknown(error: OutcomeUnknown) -> Response:
+        log.warning("redis gave no answer to a write of game %s", error.game_id)
+        count_redis_error(error.__cause__ or error)
+        return problem(
+            504,
+            "outcome-unknown",
+            "the game store did not answer after the change was sent: it may or may not "
+            "have been applied. Read the game to learn which, or repeat the request with the "
+            "same Idempotency-Key; do not repeat it without one",
+        )
+
     @app.errorhandler(redis.exceptions.RedisError)
     @app.errorhandler(redis.exceptions.RedisClusterException)  # no reachable node, …
     def storage_down(error: Exception) -> Response:
         log.warning("redis error: %s", error.__class__.__name__)
         count_redis_error(error)
+        if is_out_of_memory(error):
+            return problem(
+                507,
+                "storage-full",
+                "the game store is full (its memory ceiling); nothing was changed",
+                headers={"Retry-After": "60"},
+            )
         return problem(
             503,
             "storage-unavailable",

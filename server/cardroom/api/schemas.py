@@ -80,7 +80,7 @@ class OptionDescriptionSchema(Schema):
     default = fields.Raw(allow_none=True, metadata=_doc("The value when the option is absent."))
     description = fields.String()
     nullable = fields.Boolean()
-    secret = fields.Boolean(metadata=_doc("Shown as `hidden` to players until the game ends."))
+    secret = fields.Boolean(metadata=_doc("Shown as `stacked` to players until the game ends."))
     choices = fields.List(fields.Raw())
     minimum = fields.Float()
     maximum = fields.Float()
@@ -156,6 +156,13 @@ class SeatSchema(Schema):
     taken = fields.Boolean()
 
 
+DEAL_DOC = (
+    "How the cards were dealt, shown from the start: `random` (the server's secret seed), "
+    "`seeded` (the creator chose `seed` and may know every hand) or `stacked` (the creator "
+    "set the deck)."
+)
+
+
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game_type = fields.String(required=True)
@@ -168,7 +175,8 @@ class GameSummarySchema(Schema):
     seats = fields.List(fields.Nested(SeatSchema))
     options = fields.Dict(
         metadata=_doc(
-            "Every option with its value (a stacked deck hidden).", **apidoc.summary_options()
+            "Every option with its value (a stacked deck: `stacked` until the end).",
+            **apidoc.summary_options(),
         )
     )
     version = fields.Integer(metadata=_doc("The number of accepted actions."))
@@ -178,6 +186,7 @@ class GameSummarySchema(Schema):
         allow_none=True,
         metadata=_doc("Null until the end: `{winners: […]}`.", **apidoc.summary_result()),
     )
+    deal = fields.String(metadata=_doc(DEAL_DOC))
     seed = fields.Integer(allow_none=True, metadata=_doc("Revealed once the game is finished."))
     created_at = fields.Float(metadata=_doc("Unix time, seconds."))
     updated_at = fields.Float(metadata=_doc("Unix time, seconds."))

@@ -51,7 +51,7 @@ class OptionSpec:
     minimum: float | None = None
     maximum: float | None = None
     nullable: bool = False
-    # A secret option (a stacked deck) is shown as "hidden" to players until the game ends.
+    # A secret option (a stacked deck) is shown as "stacked" to players until the game ends.
     secret: bool = False
     # For an array: the JSON Schema of an item (for the API document).
     items: dict[str, Any] | None = None

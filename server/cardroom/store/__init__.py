@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from cardroom.config import Settings
 from cardroom.store.connection import RedisURLError, make_client, parse_redis_url
-from cardroom.store.games import Answered, Conflict, GameRecord, GameStore, Gone
+from cardroom.store.games import (
+    Answered,
+    Conflict,
+    GameRecord,
+    GameStore,
+    Gone,
+    OutcomeUnknown,
+)
 
 __all__ = [
     "Answered",
@@ -12,6 +19,7 @@ __all__ = [
     "GameRecord",
     "GameStore",
     "Gone",
+    "OutcomeUnknown",
     "RedisURLError",
     "connect",
 ]
@@ -46,4 +54,5 @@ def connect(settings: Settings) -> GameStore:
         ttl_seconds=settings.game_ttl_seconds,
         idempotency_ttl_seconds=settings.idempotency_ttl_seconds,
         kept_games=settings.kept_games,
+        unjoined_ttl_seconds=settings.unjoined_game_ttl_seconds,
     )

@@ -15,8 +15,11 @@ to ``tail`` by the commit script; every ``SEAL_AFTER`` entries the writer folds 
 ``log``, so an action neither re-compresses the whole log nor keeps it all uncompressed.
 
 Every write is one Lua compare-and-set on ``rev`` and ``w``: record, log, token and
-idempotency record land together or not at all. A stale read is refused, never merged, and
-the refusal carries the game as stored, so the writer tries again without another load.
+idempotency record land together or not at all. A write is sent once, never re-sent by the
+client library: when no answer comes back after it was sent, its outcome is unknown
+(``OutcomeUnknown``), since Redis may still run it; a re-send could apply it twice. A stale
+read is refused, never merged, and the refusal carries the game as stored, so the writer
+tries again without another load.
 ``w`` makes every write's mark unique: a game restored from an older snapshot counts its
 ``rev`` up again, but never matches a record read before. A write publishes the new ``rev``
 on ``cardroom:game:{ID}:changed``, which wakes event long-polls.
@@ -53,9 +56,11 @@ from typing import Any
 import orjson
 import redis
 from redis.cluster import RedisCluster
+from redis.commands.core import Script
 
 from cardroom.store import buckets
 from cardroom.store.connection import DeferredCluster
+from cardroom.store.due import DueSet
 from cardroom.store.recent import KEPT_GAMES, RecentGames
 
 # One Redis, a Redis Cluster (cardroom.store.connection): the same commands.
@@ -125,6 +130,33 @@ end
 redis.call('PUBLISH', KEYS[1] .. ':changed', new)
 return new
 """
+
+
+# KEYS: game hash, idempotency key. ARGV: 1 rev read, 2 write id read, 3 the stored refusal,
+# 4 its TTL. Stores a refusal under an Idempotency-Key if the game is still as judged.
+# Returns 0 once stored; -2 if the game is gone; the game's hash (HGETALL) if it was written
+# since; a list of one item, the stored answer, if the key has one already.
+_REFUSE = """
+local answered = redis.call('GET', KEYS[2])
+if answered then return {answered} end
+local seen = redis.call('HMGET', KEYS[1], 'rev', 'w')
+if not seen[1] then return -2 end
+if seen[1] ~= ARGV[1] or (seen[2] or '') ~= ARGV[2] then
+  return redis.call('HGETALL', KEYS[1])
+end
+redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4])
+return 0
+"""
+
+
+class OutcomeUnknown(Exception):
+    """A write was sent and no answer came back (a timeout, a dropped connection): Redis
+    may have applied it, or may still. Reading the game tells; so does a retry with the same
+    Idempotency-Key, whose answer the write stores with it."""
+
+    def __init__(self, game_id: str):
+        super().__init__(game_id)
+        self.game_id = game_id
 
 
 class Conflict(Exception):
@@ -199,6 +231,8 @@ class GameRecord:
     seed: int
     seats: list[dict[str, Any]]
     state: dict[str, Any]
+    # The creator chose the seed (and so may know every hand): shown to everyone.
+    seed_chosen: bool = False
     status: str = "waiting"
     version: int = 0
     seq: int = 0
@@ -244,6 +278,7 @@ class GameRecord:
                 "players": self.players,
                 "options": self.options,
                 "seed": self.seed,
+                "seed_chosen": self.seed_chosen,
                 "seats": self.seats,
                 "state": self.state,
                 "status": self.status,
@@ -284,6 +319,10 @@ class GameRecord:
             stored[f"t{seat}".encode()] = token_hash.encode()
         return stored
 
+    def joined(self) -> bool:
+        """A person has taken a seat (bots aside)."""
+        return any(seat["name"] is not None and not seat["bot"] for seat in self.seats)
+
     def seat_for_token(self, token: str) -> int | None:
         """The seat whose token this is, compared in constant time against every seat."""
         candidate = hash_token(token)
@@ -319,13 +358,18 @@ class GameStore:
         ttl_seconds: int,
         idempotency_ttl_seconds: int,
         kept_games: int = KEPT_GAMES,
+        unjoined_ttl_seconds: int | None = None,
     ):
         self.client = client
         self.blocking_client = blocking_client or client
         self.ttl_seconds = ttl_seconds
+        # A game no person has joined lives this long (all-bot games and untaken tables).
+        self.unjoined_ttl_seconds = unjoined_ttl_seconds or ttl_seconds
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
         self.recent = RecentGames(kept_games)
+        self.due = DueSet(client)
         self._commit = client.register_script(_COMMIT)
+        self._refuse = client.register_script(_REFUSE)
         self._legacy_index = False
         self._legacy_checked = -LEGACY_CHECK_SECONDS
 
@@ -353,6 +397,11 @@ class GameStore:
         record = GameRecord.from_hash(game_id, results[0])
         stored = _decompressed(results[1]) if idempotency and results[1] else None
         return Loaded(record, stored)
+
+    def revision(self, game_id: str) -> int | None:
+        """The game's write counter as stored now (None: no such game)."""
+        rev = self.client.hget(game_key(game_id), "rev")
+        return None if rev is None else int(rev)
 
     def recall(self, game_id: str) -> GameRecord | None:
         """The game as this process last read or wrote it, without a round trip, if kept and
@@ -409,7 +458,7 @@ class GameStore:
         args: list[Any] = [
             "" if create else record.rev,
             body,
-            self.ttl_seconds,
+            self.ttl_seconds if token or record.joined() else self.unjoined_ttl_seconds,
             _compressed(idempotency[1]) if idempotency else "",
             self.idempotency_ttl_seconds,
             f"t{token[0]}" if token else "",
@@ -426,15 +475,8 @@ class GameStore:
                 raise ValueError(f"game id {record.id!r} is in no bucket: use new_game_id")
             keys.append(index_key(bucket))
             args += [int(record.created_at * 1000), bucket, buckets.BUCKETS, record.id]
-        result = self._commit(keys=keys, args=args)
-        if isinstance(result, list) and len(result) == 1:
-            raise Answered(_decompressed(result[0]))
-        if isinstance(result, list):
-            if record.recalled:
-                self.recent.observe(False)
-            stored = dict(zip(result[::2], result[1::2], strict=True))
-            self.recent.keep(record.id, stored)
-            raise Conflict(record.id, GameRecord.from_hash(record.id, stored))
+        result = self._write_once(self._commit, keys, args, record.id)
+        self._raise_refused_write(record, result)
         if result == -1:
             raise Conflict(record.id)
         if result == -2:
@@ -448,6 +490,61 @@ class GameStore:
             record.token_hashes[token[0]] = token_hash
         record.log_written(sealed, appended)
         self.recent.keep(record.id, record.as_stored(body))
+
+    def remember_refusal(self, record: GameRecord, key: str, stored: dict[str, Any]) -> None:
+        """Store a refusal of an action as the answer of its Idempotency-Key ``key``, if the
+        game is still as ``record`` (the refusal was judged on it).
+
+        Raises Conflict (with the game as stored) if it was written since, Gone if it
+        expired, Answered if the key has an answer already.
+        """
+        args = [record.rev, record.write_id, _compressed(stored), self.idempotency_ttl_seconds]
+        result = self._write_once(self._refuse, [game_key(record.id), key], args, record.id)
+        self._raise_refused_write(record, result)
+        if result == -2:
+            self.recent.forget(record.id)
+            raise Gone(record.id)
+
+    def _raise_refused_write(self, record: GameRecord, result: Any) -> None:
+        """A write script's answer that is not a write: a stored answer, or a newer game."""
+        if isinstance(result, list) and len(result) == 1:
+            raise Answered(_decompressed(result[0]))
+        if isinstance(result, list):
+            if record.recalled:
+                self.recent.observe(False)
+            stored = dict(zip(result[::2], result[1::2], strict=True))
+            self.recent.keep(record.id, stored)
+            raise Conflict(record.id, GameRecord.from_hash(record.id, stored))
+
+    def _write_once(self, script: Script, keys: list[str], args: list[Any], game_id: str) -> Any:
+        """Run a write script, sent once: an error before it was sent whole is raised as it
+        is (nothing was applied); an error after it is OutcomeUnknown.
+
+        redis-py retries a command on a timeout or a dropped connection, which for a write
+        whose answer was lost means sending it again: this sends it on a pooled connection
+        itself. A client without a connection pool (a cluster client) cannot tell sent from
+        unsent, so every such error of it is OutcomeUnknown.
+        """
+        pool = getattr(self.client, "connection_pool", None)
+        if pool is None:
+            try:
+                return script(keys=keys, args=args)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+                raise OutcomeUnknown(game_id) from error
+        connection = pool.get_connection()
+        try:
+            connection.send_command("EVALSHA", script.sha, len(keys), *keys, *args)
+            try:
+                try:
+                    return connection.read_response()
+                except redis.exceptions.NoScriptError:  # answered: nothing ran
+                    connection.send_command("EVAL", script.script, len(keys), *keys, *args)
+                    return connection.read_response()
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError) as error:
+                connection.disconnect()
+                raise OutcomeUnknown(game_id) from error
+        finally:
+            pool.release(connection)
 
     @staticmethod
     def _log_update(record: GameRecord) -> tuple[bytes, str]:

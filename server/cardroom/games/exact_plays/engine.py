@@ -794,7 +794,7 @@ class ExactPlays(Game):
                 "tiebreak": opts["tiebreak"],
                 "turn_limit": opts["turn_limit"],
                 # a stacked deck is secret (EP-17): the view never shows it
-                "decks": None if opts.get("decks") is None else "hidden",
+                "decks": None if opts.get("decks") is None else "stacked",
             },
             "result": self.result(state),
         }

@@ -211,7 +211,7 @@ class MrToast(Game):
             "A stacked deck: card codes, top first, a permutation of the deck the composition "
             "defines. Seat 0 is dealt the first 5 cards, seat 1 the next 5, and so on; the "
             "rest is the draw pile, top first. null: the deck is shuffled from the seed. "
-            'Shown to players as "hidden" until the game ends.',
+            'Shown to players as "stacked" until the game ends.',
             nullable=True,
             secret=True,
             items={"type": "string", "enum": list(C.CODES)},

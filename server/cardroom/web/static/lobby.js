@@ -86,7 +86,7 @@ function optionField(gameType, option) {
         ? h(
             "strong",
             { class: "secret" },
-            " Secret: players see it as “hidden” while the game runs; it is revealed when the game ends.",
+            " Secret: players see it as “stacked” while the game runs (they know the deck was set, not how); it is revealed when the game ends.",
           )
         : null,
     ),

@@ -33,7 +33,7 @@ const state = {
   note: null,
   follower: null,
   countdownTimer: null,
-  secretOptions: null, // names of the options shown as "hidden" until the game ends
+  secretOptions: null, // names of the options shown as "stacked" until the game ends
 };
 
 const $ = (id) => document.getElementById(id);
@@ -197,7 +197,7 @@ async function playAgain(button) {
     const summary = await api.game(gameId); // finished: secret options are shown
     const options = {};
     for (const [name, value] of Object.entries(summary.options || {})) {
-      if (value !== "hidden") options[name] = value;
+      if (value !== "stacked") options[name] = value;
     }
     const bots = summary.seats.filter((seat) => seat.bot).map((seat) => ({ seat: seat.seat, policy: seat.bot }));
     const game = await api.createGame({ gameType: summary.game_type, players: summary.players, options, bots });
@@ -546,7 +546,7 @@ function renderResult(view) {
             return h(
               "details",
               { dataset: { secret: name } },
-              h("summary", {}, `Secret option ${name}, hidden during the game`),
+              h("summary", {}, `Secret option ${name}, shown as “stacked” during the game`),
               h("pre", { class: "raw" }, JSON.stringify(value)),
             );
           }),
