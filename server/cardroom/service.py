@@ -483,7 +483,10 @@ class Tables:
         now = self.clock()
         ms = steps.time_for(record, now)
         spending = self._spending()
-        self._expire(record, game, ms, spending)
+        if self._expire(record, game, ms, spending) and if_match and "*" not in if_match:
+            # A deadline passed (or bots moved) since the view If-Match names: the action was
+            # decided on a game that is no longer current.
+            raise PreconditionFailed()
         if record.status == "waiting":
             raise GameNotStarted("the game waits for players to join")
         if record.status == "finished":

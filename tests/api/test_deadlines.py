@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
-from cardroom.service import Tables
+from cardroom.service import PreconditionFailed, Tables, etag_for
 
 
 def stacked_with_find_a_penny_first() -> list[str]:
@@ -36,3 +38,27 @@ def test_a_timed_window_closes_on_the_first_request_after_its_deadline(app):
     assert view["to_act"] == [1], "the blue card resolved, the turn passed"
     _, events, _ = tables.events(record.id, tokens[1], after=0, wait=0, limit=1000)
     assert "window_closed" in [event["type"] for event in events]
+
+
+def test_an_if_match_from_before_a_window_closed_is_stale(app):
+    """The window closes inside the action's own request: an answer decided on the view from
+    before it (If-Match) is refused with 412, not applied to the next window."""
+    now = [1000.0]
+    tables = Tables(app.extensions["cardroom.tables"].store, clock=lambda: now[0])
+    options = {"deck": stacked_with_find_a_penny_first(), "first_seat": 0, "reaction_deadline": 5}
+    record = tables.create("mr-toast", 2, options, seed=1)
+    tokens = {seat: tables.join(record.id, f"p{seat}", seat)[2] for seat in (0, 1)}
+    view = tables.shape_view(*tables.open(record.id, tokens[0]))
+    penny = next(a for a in view["legal_actions"] if a["type"] == "play_blue")
+    tables.act(record.id, tokens[0], penny)
+
+    now[0] = 1004.0  # seat 1 sees the window open and decides
+    record, seat = tables.open(record.id, tokens[1])
+    etag = etag_for(record, seat)
+    answer = next(a for a in tables.shape_view(record, seat)["legal_actions"])
+    version = record.version
+
+    now[0] = 1006.0  # the answer arrives after the deadline
+    with pytest.raises(PreconditionFailed):
+        tables.act(record.id, tokens[1], answer, if_match={etag})
+    assert tables.summary(record.id)["version"] == version + 1, "only the window closed"
