@@ -33,6 +33,7 @@ from cardroom.games.base import (
 from cardroom.history import History
 from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, OutcomeUnknown
 from cardroom.store.buckets import new_game_id
+from cardroom.store.changes import Watch
 from cardroom.store.games import Loaded, idempotency_key
 
 MAX_ATTEMPTS = 50
@@ -317,6 +318,54 @@ class Tables:
         seat = self._authenticate(record, token) if token is not None else None
         return record, seat
 
+    def snapshot(self, game_id: str, heard: int | None = None) -> GameRecord:
+        """The game as stored now, for reading only: this process's kept copy when it is at
+        least at revision ``heard`` (what a watch heard of), else one load shared by the
+        followers asking at once (``GameStore.snapshot``). A passed deadline or bot play
+        left due is settled first, as by any read (``_fresh``)."""
+        try:
+            record = self.store.snapshot(game_id, heard)
+        except Gone:
+            raise NotFound(game_id) from None
+        if self.unsettled(record):
+            return self._fresh(game_id)
+        return record
+
+    def unsettled(self, record: GameRecord) -> bool:
+        """A read of this game has work to do first: a passed deadline, or bots to play."""
+        if record.status != "active":
+            return False
+        game = get_game(record.game_type)
+        deadline = game.deadline(record.state)
+        if deadline is not None and self.clock() >= deadline:
+            return True
+        return self._bots_pending(record, game)
+
+    def view_after(
+        self, game_id: str, token: str | None, seen: Callable[[str], bool], wait: float
+    ) -> tuple[GameRecord, int | None]:
+        """The game as ``token``'s seat sees it, once its view's ETag is not one ``seen``
+        (the caller's If-None-Match), waiting up to ``wait`` seconds for a write."""
+        record, seat = self.open(game_id, token)
+        if wait <= 0 or not seen(etag_for(record, seat)):
+            return record, seat
+        ends = self.clock() + wait
+        with self.store.watch(game_id) as watch:
+            record = self.snapshot(game_id)  # looked at again once watched
+            while seen(etag_for(record, seat)) and (left := ends - self.clock()) > 0:
+                self.wait_on(watch, record, left)
+                record = self.snapshot(game_id, watch.heard)
+        return record, seat
+
+    def wait_on(self, watch: Watch, record: GameRecord, seconds: float) -> bool:
+        """Wait until ``watch`` hears of a write or ``seconds`` pass, at most until the game's
+        timed window closes (the next read settles it). True if a write was heard."""
+        if record.status == "active":
+            deadline = get_game(record.game_type).deadline(record.state)
+            if deadline is not None:
+                seconds = min(seconds, max(0.0, deadline - self.clock()) + 0.01)
+        return watch.wait(seconds)
+
     def shape_view(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
         game = get_game(record.game_type)
         public = game.view(record.state, seat)
@@ -350,9 +399,11 @@ class Tables:
         seat = self._authenticate(record, token) if token is not None else None
         if record.seq <= after and wait > 0:
             ends = self.clock() + wait
-            while record.seq <= after and (left := ends - self.clock()) > 0:
-                self._wait(record, left)
-                record = self._fresh(game_id)
+            with self.store.watch(game_id) as watch:
+                record = self.snapshot(game_id)  # looked at again once watched
+                while record.seq <= after and (left := ends - self.clock()) > 0:
+                    self.wait_on(watch, record, left)
+                    record = self.snapshot(game_id, watch.heard)
         raw = self.history.events_after(record, after, limit)
         last = raw[-1]["seq"] if raw else max(after, 0)
         visible = [shown for event in raw if (shown := redact_event(event, seat)) is not None]
