@@ -1,4 +1,5 @@
-"""The SDK stands alone: requests only, no server import; models tolerate new fields."""
+"""The SDK stands alone: requests and websocket-client only, no server import; models tolerate
+new fields."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def test_distribution_metadata() -> None:
     meta = project["project"]
     assert meta["name"] == "cardroom-sdk" and meta["version"] == "0.2.0"
     assert cardroom_sdk.__version__ == meta["version"]
-    assert meta["dependencies"] == ["requests>=2.31"]
+    # requests for HTTP, websocket-client for the game socket (cardroom_sdk.socket).
+    assert meta["dependencies"] == ["requests>=2.31", "websocket-client>=1.6"]
     assert meta["requires-python"] == ">=3.11"
     assert meta["scripts"] == {"cardroom-bot": "cardroom_sdk.runner:main"}
     assert project["build-system"]["build-backend"] == "setuptools.build_meta"
@@ -57,7 +59,12 @@ def test_sdk_never_imports_the_server() -> None:
     assert done.stdout.strip() == "[]"
 
 
-ALLOWED_TOP_LEVEL = set(sys.stdlib_module_names) | {"requests", "urllib3", "cardroom_sdk"}
+ALLOWED_TOP_LEVEL = set(sys.stdlib_module_names) | {
+    "requests",
+    "urllib3",
+    "websocket",
+    "cardroom_sdk",
+}
 
 
 def test_models_tolerate_new_and_missing_fields() -> None:

@@ -285,10 +285,13 @@ class _Session:
         try:
             if not isinstance(message, dict):
                 raise InvalidRequest("a message is a JSON object", "message")
-            if message.get("type") != "act":
-                raise InvalidRequest('a message after the hello is {"type": "act", …}', "type")
+            if message.get("type") not in ("act", "look"):
+                raise InvalidRequest('a message after the hello is an "act" or a "look"', "type")
             if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY:
                 raise InvalidRequest(f"id must be a string of 1 to {MAX_KEY} characters", "id")
+            if message["type"] == "look":
+                self._look(key)
+                return
             action = message.get("action")
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise InvalidRequest("action must be an object with a type", "action")
@@ -313,6 +316,13 @@ class _Session:
         }
         self._send(reply, view.get("etag") if not outcome.replayed else None)
 
+    def _look(self, key: str) -> None:
+        """The view as it is now, answered to a ``look`` (sent even if it was sent before)."""
+        record = self.tables.snapshot(self.game_id, self._watch.heard if self._watch else None)
+        view = self.tables.shape_view(record, self.seat)
+        view["etag"] = etag_for(record, self.seat)
+        self._send({"type": "view", "id": key, "view": view}, view["etag"], always=True)
+
     # --- messages out ---------------------------------------------------------------------
 
     def _send_problem(self, key: str | None, error: Exception) -> int:
@@ -326,11 +336,11 @@ class _Session:
             self._send({"type": "problem", "id": key, "problem": problem})
         return int(response.status_code)
 
-    def _send(self, message: dict[str, Any], etag: str | None = None) -> None:
+    def _send(self, message: dict[str, Any], etag: str | None = None, always: bool = False) -> None:
         text = dumps_bytes(message).decode()
         with self._send_lock:
             if etag is not None:
-                if etag == self._sent_etag and message["type"] == "view":
+                if etag == self._sent_etag and message["type"] == "view" and not always:
                     return
                 self._sent_etag = etag
             self._transmit(TextMessage(data=text))
