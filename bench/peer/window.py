@@ -39,7 +39,6 @@ class WindowSpec:
     client_processes: int
     seed: int
     cardroom_game: str
-    idempotency: bool
     transports: str | None
 
 
@@ -161,7 +160,6 @@ def run_window(system: System, spec: WindowSpec, log_dir: Path) -> dict[str, Any
             ]
             if system.kind == "cardroom":
                 command += ["--game-type", spec.cardroom_game]
-                command += ["--idempotency", "on" if spec.idempotency else "off"]
             elif spec.transports:
                 command += ["--transports", spec.transports]
             clients.append(_Client(command, log_dir / f"load-{system.kind}.log"))
