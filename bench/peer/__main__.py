@@ -418,8 +418,7 @@ def _steady(mix: dict[str, float]) -> float:
 def sdk_drift(check: dict[str, Any], windows: list[dict[str, Any]]) -> float | None:
     """How far the Node client's messages per move are from the SDK's (a fraction)."""
     node = [
-        _steady(window["to_server_per_move"])
-        + window["from_server_per_move"].get(PUSHED_KIND, 0.0)
+        _steady(window["to_server_per_move"]) + window["from_server_per_move"].get(PUSHED_KIND, 0.0)
         for window in windows
         if window["system"].startswith("cardroom") and window["moves"]
     ]

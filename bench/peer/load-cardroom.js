@@ -315,7 +315,9 @@ async function playSeat(game, seat, clock, control, firstView) {
       // Not your turn (a simultaneous phase moved on under a seat that changed its mind),
       // game finished, stale: the SDK's Seat._move looks again.
       stats.refuse(answer.problem.status);
-      const fresh = newer(current, seat.socket.latest);
+      let fresh = newer(current, seat.socket.latest);
+      // Stale: the game changed since the view, and the socket brings the new one.
+      if (answer.problem.status === 412 && fresh === current) fresh = await seat.socket.nextView(current);
       current = fresh !== current ? fresh : await view(game, seat, control);
     } else {
       throw new Error(`act: ${JSON.stringify(answer).slice(0, 300)}`);

@@ -615,6 +615,12 @@ class Seat:
             return self.view()
         except (NotYourTurn, StaleVersion, IllegalAction) as refusal:
             fresh = self._socket.latest if self._socket is not None else None
+            if isinstance(refusal, StaleVersion) and self._socket is not None:
+                # The game changed since the view: its socket brings the new view.
+                try:
+                    fresh = self._socket.next_view(view, self.client.timeout)
+                except SOCKET_ERRORS as failure:
+                    self._drop_socket(failure)
             if fresh is None or newer(view, fresh) is view:
                 fresh = self.view()
             if (fresh.version, fresh.last_seq) == (view.version, view.last_seq):

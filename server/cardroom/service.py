@@ -370,8 +370,8 @@ class Tables:
         game = get_game(record.game_type)
         public = game.view(record.state, seat)
         you = public.pop("you", None)
-        active = record.status == "active"
-        to_act = sorted(game.to_act(record.state)) if active else []
+        shared = self._view_parts(record, game)
+        to_act = shared["to_act"]
         legal = game.legal_actions(record.state, seat) if seat in to_act else []
         return {
             "game_id": record.id,
@@ -380,17 +380,39 @@ class Tables:
             "version": record.version,
             "last_seq": record.seq,
             "to_act": to_act,
-            "awaiting": sorted(game.awaiting(record.state)) if active else [],
+            "awaiting": shared["awaiting"],
             "you": you,
             "legal_actions": legal,
+            "deadline": shared["deadline"],
+            "result": shared["result"],
+            "deal": shared["deal"],
+            "seats": shared["seats"],
+            "scores": shared["scores"],
+            "options": shared["options"],
+            "public": public,
+        }
+
+    def _view_parts(self, record: GameRecord, game: Game) -> dict[str, Any]:
+        """What every seat's view of this version shares, made once per record and version:
+        the followers of a game in this process read one record (``snapshot``), so each
+        change shapes these once, not once per seat. Shared between views: never changed."""
+        mark = (record.version, record.seq, record.status)  # every step adds an event
+        cached = record.view_parts
+        if cached is not None and cached[0] == mark:
+            return cached[1]
+        active = record.status == "active"
+        parts = {
+            "to_act": sorted(game.to_act(record.state)) if active else [],
+            "awaiting": sorted(game.awaiting(record.state)) if active else [],
             "deadline": game.deadline(record.state) if active else None,
             "result": game.result(record.state),
             "deal": self.deal(game, record),
             "seats": self._seats(record),
             "scores": game.scores(record.state),
             "options": self._public_options(game, record),
-            "public": public,
         }
+        record.view_parts = (mark, parts)
+        return parts
 
     def events(
         self, game_id: str, token: str | None, after: int, wait: float, limit: int
@@ -553,13 +575,13 @@ class Tables:
             if event["seq"] > before and (redacted := redact_event(event, seat)) is not None
         ]
         if idem_key is None:
-            self.store.commit(record)
+            self.store.commit(record, final=True)
             return ActionOutcome(200, self._action_answer(record, seat, shown))
         # The answer is stored with the action, so it is made first, with the ETag of the
         # version the commit makes (rev + 1).
         answer = self._action_answer(record, seat, shown, rev=record.rev + 1)
         stored = {"body": body_digest, "status": 200, "response": answer}
-        self.store.commit(record, idempotency=(idem_key, stored))
+        self.store.commit(record, idempotency=(idem_key, stored), final=True)
         return ActionOutcome(200, answer)
 
     def _action_answer(

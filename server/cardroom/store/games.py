@@ -253,6 +253,8 @@ class GameRecord:
     pending: list[str] = field(default_factory=list)
     # Recalled from this process's kept games (GameStore.recall), not loaded: a guess.
     recalled: bool = field(default=False, compare=False)
+    # What every seat's view of this version shares (Tables._view_parts), once made.
+    view_parts: tuple[Any, dict[str, Any]] | None = field(default=None, compare=False, repr=False)
 
     def log(self, entry: list[Any]) -> None:
         """Add an entry to the game's log; it is written with the record."""
@@ -450,13 +452,16 @@ class GameStore:
         create: bool = False,
         token: tuple[int, str] | None = None,
         idempotency: tuple[str, dict[str, Any]] | None = None,
+        final: bool = False,
     ) -> None:
         """Write the record, its new log entries, a token hash and a stored response, or nothing.
 
         Raises Conflict if the game changed since ``record.rev`` was read, Gone if it expired,
         Answered if the idempotency key has an answer already. ``create``: the game must not
         exist, and its index entry is written with it (its id must come from
-        ``buckets.new_game_id``).
+        ``buckets.new_game_id``). ``final``: the caller never changes the record again, so
+        once written it is this process's snapshot of the game as it is (``snapshot``),
+        read by the followers here without decoding the kept hash again.
         """
         sealed, appended = self._log_update(record)
         body = record.to_json()
@@ -496,7 +501,7 @@ class GameStore:
         if token:
             record.token_hashes[token[0]] = token_hash
         record.log_written(sealed, appended)
-        self.recent.keep(record.id, record.as_stored(body))
+        self.recent.keep(record.id, record.as_stored(body), record if final else None)
 
     def remember_refusal(self, record: GameRecord, key: str, stored: dict[str, Any]) -> None:
         """Store a refusal of an action as the answer of its Idempotency-Key ``key``, if the

@@ -40,11 +40,15 @@ class RecentGames:
         self._decoded: dict[str, Any] = {}
         self._lock = threading.Lock()
 
-    def keep(self, game_id: str, stored: dict[bytes, bytes]) -> None:
+    def keep(self, game_id: str, stored: dict[bytes, bytes], decoded: Any = None) -> None:
+        """Keep a game's hash (and, if the caller has it and never changes it again, the
+        record it decodes to)."""
         if self.kept <= 0:
             return
         with self._lock:
-            if self._hashes.get(game_id) is not stored:
+            if decoded is not None:
+                self._decoded[game_id] = decoded
+            elif self._hashes.get(game_id) is not stored:
                 self._decoded.pop(game_id, None)
             self._hashes[game_id] = stored
             self._hashes.move_to_end(game_id)
