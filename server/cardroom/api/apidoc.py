@@ -587,7 +587,8 @@ def operation(**doc: Any) -> Callable[[Any], Any]:
     ``operation_id``; ``problems`` (statuses); ``parameters`` (names in PARAMETERS);
     ``response`` (``(status, component or None, [header names], description)``);
     ``request`` (a component for the JSON body); ``examples`` (of the JSON body);
-    ``stream`` (a component for each Server-Sent Event); ``not_modified`` (a 304).
+    ``stream`` (a component for each Server-Sent Event); ``not_modified`` (a 304);
+    ``problem_docs`` (this operation's own words for a problem status).
     """
 
     def mark(func: Any) -> Any:
@@ -670,7 +671,7 @@ class OperationDocs(BasePlugin):
             }
         for status in doc.get("problems", ()):
             responses[str(status)] = {
-                "description": PROBLEM_DOCS[status],
+                "description": doc.get("problem_docs", {}).get(status, PROBLEM_DOCS[status]),
                 "content": {PROBLEM_JSON: {"schema": ref("Problem")}},
                 "headers": _header_refs(["X-Request-ID", *_PROBLEM_HEADERS.get(status, [])]),
             }

@@ -229,7 +229,11 @@ class GameSocket(MethodView):
             'ActionResult}` or `{"type": "problem", "id", "problem"}` '
             '(docs/api.md, "The game socket").',
         ),
-        problems=(422,),
+        problems=(400, 422),
+        problem_docs={
+            400: "Not a WebSocket upgrade (problem `http-error`).",
+            422: "The upgrade cannot be served here (`field`: `Upgrade`).",
+        },
     )
     def get(self, game_id: str) -> Any:
         """A WebSocket on which your seat acts and is sent its view whenever the game changes.

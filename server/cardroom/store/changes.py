@@ -141,8 +141,8 @@ class ChangeFeed:
                     if message["type"] == "pmessage":
                         self._deliver(message["channel"], message["data"])
                     elif message["type"] == "psubscribe" and not self._live.is_set():
-                        self._live.set()
                         self._wake_all()  # anything written before this was not heard
+                        self._live.set()
             except (redis.exceptions.RedisError, OSError) as error:
                 log.warning("change feed: %s; subscribing again", error.__class__.__name__)
             except Exception:
