@@ -41,7 +41,9 @@ class Stopped extends Error {}
 // One seat's HTTP client: its own agent, so its own keep-alive connection.
 class Http {
   constructor() {
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    // An idle connection is closed after 4 s (IDLE_REUSE in the SDK's client.py), before the
+    // server's 5 s keep-alive could close it under a request.
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: 1, timeout: 4000 });
     agents.add(this.agent);
   }
 

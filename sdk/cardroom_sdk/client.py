@@ -52,6 +52,11 @@ log = logging.getLogger("cardroom_sdk")
 MAX_WAIT = 30.0
 """The longest long-poll the server holds (``wait`` ≤ 30 seconds)."""
 
+IDLE_REUSE = 4.0
+"""A pooled connection idle this long is not sent on again but closed: the server closes an
+idle keep-alive connection after 5 s, and a request sent just as it does would fail with no
+answer (a create or a join could then not be retried)."""
+
 
 def _json(response: requests.Response) -> Any:
     try:
@@ -122,6 +127,8 @@ class Client:
         self._random = random.Random()  # the backoff's jitter
         # Seats follow games on the game socket while the server opens them (else HTTP).
         self.sockets = sockets
+        self._clock: Callable[[], float] = time.monotonic
+        self._last_answer: float | None = None  # when the session last had an answer
 
     def __repr__(self) -> str:
         return f"Client({self.base_url!r})"
@@ -354,6 +361,7 @@ class Client:
         attempt = 0
         while True:
             last = attempt >= self.retries
+            self._close_idle_connections()
             try:
                 response = self.session.request(
                     method,
@@ -364,10 +372,12 @@ class Client:
                     timeout=timeout,
                 )
             except TRANSPORT_ERRORS as failure:
+                self._last_answer = None
                 if last or not may_retry_failure(failure, repeat):
                     raise self._no_answer(method, path, attempt, failure, repeat) from failure
                 reason, delay = str(failure), self._delay(attempt, None)
             else:
+                self._last_answer = self._clock()
                 if response.status_code in expect:
                     return response
                 error = error_from_response(
@@ -379,6 +389,16 @@ class Client:
             log.warning("%s %s: %s; retrying in %.2fs", method, path, reason, delay)
             self._sleep(delay)
             attempt += 1
+
+    def _close_idle_connections(self) -> None:
+        """Close the session's pooled connections once idle for ``IDLE_REUSE`` seconds,
+        before the server's keep-alive timeout closes them under a request (the next request
+        opens a new one)."""
+        if self._last_answer is None or self._clock() - self._last_answer < IDLE_REUSE:
+            return
+        for adapter in self.session.adapters.values():
+            adapter.close()
+        self._last_answer = None
 
     def _delay(self, attempt: int, server_asks: float | None) -> float:
         return retry_delay(attempt, server_asks, self.backoff, self.max_backoff, self._random)
