@@ -549,7 +549,7 @@ PARAMETERS: dict[str, Schema] = {
         "required": False,
         "description": "Retry safely: the same key and body return the first answer "
         "(Idempotent-Replayed: true) and apply nothing twice; the same key with another "
-        "body is a 422. Kept 24 hours, per seat token.",
+        "body is a 422. Kept an hour (`CARDROOM_IDEMPOTENCY_TTL`), per seat token.",
         "schema": {"type": "string", "minLength": 1, "maxLength": 255},
     },
     "Last-Event-ID": {
