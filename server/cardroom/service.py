@@ -444,38 +444,27 @@ class Tables:
         seat = self._authenticate(record, token) if token is not None else None
 
         def generate() -> Iterator[tuple[int, dict[str, Any]] | None]:
-            cursor, current = after, record
+            cursor = after
             ends = self.clock() + lifetime
-            while True:
-                raw = self.history.events_after(current, cursor, 200)
-                for event in raw:
-                    cursor = event["seq"]
-                    shown = redact_event(event, seat)
-                    if shown is not None:
-                        yield cursor, shown
-                if raw:
-                    continue
-                if current.status == "finished" or self.clock() >= ends:
-                    return
-                if not self._wait(current, heartbeat):
-                    yield None
-                current = self._fresh(game_id)
+            with self.store.watch(game_id) as watch:
+                current = self.snapshot(game_id)  # looked at again once watched
+                while True:
+                    raw = self.history.events_after(current, cursor, 200)
+                    for event in raw:
+                        cursor = event["seq"]
+                        shown = redact_event(event, seat)
+                        if shown is not None:
+                            yield cursor, shown
+                    if raw:
+                        continue
+                    if current.status == "finished" or self.clock() >= ends:
+                        return
+                    woken = self.wait_on(watch, current, heartbeat)
+                    current = self.snapshot(game_id, watch.heard)
+                    if not woken and current.seq <= cursor:
+                        yield None  # a quiet spell: the heartbeat
 
         return seat, generate()
-
-    def _wait(self, record: GameRecord, seconds: float) -> bool:
-        """Block until the game is written after ``record`` or ``seconds`` pass; True if it was.
-
-        A timed reaction window closes lazily, on a request: the wait stops at its deadline,
-        and the caller's next read resolves it.
-        """
-        deadline = get_game(record.game_type).deadline(record.state)
-        if deadline is not None and record.status == "active" and deadline > self.clock():
-            seconds = min(seconds, deadline - self.clock() + 0.01)
-        changed = self.store.wait_for_change(record.id, record.rev, seconds)
-        if not changed and deadline is not None and self.clock() >= deadline:
-            return self._fresh(record.id).seq > record.seq
-        return changed
 
     # --- acting -------------------------------------------------------------------------
 
