@@ -529,6 +529,15 @@ PARAMETERS: dict[str, Schema] = {
         "another value is replaced by a fresh id.",
         "schema": {"type": "string"},
     },
+    "wait": {
+        "in": "query",
+        "name": "wait",
+        "required": False,
+        "description": "With If-None-Match: seconds to hold the request while the view is the "
+        "one you hold (≤ 30). It answers with the new view as soon as the game changes, or 304 "
+        "when `wait` passes first.",
+        "schema": {"type": "number", "minimum": 0, "maximum": 30, "default": 0},
+    },
     "If-None-Match": {
         "in": "header",
         "name": "If-None-Match",

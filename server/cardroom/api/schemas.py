@@ -257,18 +257,6 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
 
 
-class ViewQuerySchema(Schema):
-    wait = fields.Float(
-        load_default=0,
-        validate=validate.Range(min=0, max=30),
-        metadata=_doc(
-            "With If-None-Match: seconds to hold the request while the view is the one you "
-            "hold (≤ 30). It answers with the new view as soon as the game changes, or 304 "
-            "when `wait` passes first."
-        ),
-    )
-
-
 class EventStreamQuerySchema(Schema):
     after = fields.Integer(
         load_default=0,
