@@ -147,7 +147,9 @@ function extra() {
 }
 
 drive({ slots, setup, playOne, teardown, stats, extra }).then(
-  () => process.exit(0),
+  // Exit once stdout is flushed: a pipe is written asynchronously, and exiting at once
+  // could cut the result line short (a 10 s window's is well over 64 KB).
+  () => process.stdout.write('', () => process.exit(0)),
   (error) => {
     console.error(error);
     process.exit(1);
