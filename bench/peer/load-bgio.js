@@ -55,7 +55,9 @@ function playOne({ slot, matchID, credentials }, control, started) {
     let done = 0;
     let synced = 0;
     const game = {
+      finished: false,
       finish() {
+        game.finished = true;
         for (const client of clients) {
           client.stop();
           pendingSince.delete(client);
@@ -115,7 +117,11 @@ function playOne({ slot, matchID, credentials }, control, started) {
           what: `${matchID} seat ${playerID} sent ${choice.move} on state ${stateID}`,
         });
         // Not from inside the store's notification: as a UI would, on the next tick.
-        setImmediate(() => client.moves[choice.move](...choice.args));
+        // Not if the game was finished (its clients stopped) meanwhile: a stopped client has
+        // no socket to send on.
+        setImmediate(() => {
+          if (!game.finished) client.moves[choice.move](...choice.args);
+        });
       });
       client.start();
       const socket = client.transport.socket;

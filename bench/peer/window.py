@@ -79,9 +79,11 @@ class _Client:
             except queue.Empty:
                 continue
             if message is None:
+                self.stderr.flush()
+                tail = Path(self.stderr.name).read_text(errors="replace")[-2000:]
                 raise RuntimeError(
                     f"load client exited ({self.process.wait()}) before {event!r};"
-                    f" see {self.stderr.name}"
+                    f" the end of its log ({self.stderr.name}):\n{tail}"
                 )
             if message.get("event") == event:
                 return message
