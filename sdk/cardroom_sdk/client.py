@@ -125,8 +125,10 @@ class Client:
         self.session = session if session is not None else requests.Session()
         self._sleep: Callable[[float], None] = time.sleep
         self._random = random.Random()  # the backoff's jitter
-        # Seats follow games on the game socket while the server opens them (else HTTP).
+        # Seats follow games on the game socket while the server opens them (else HTTP: held
+        # view requests, or the events long-poll on a server that does not hold views).
         self.sockets = sockets
+        self.held_views = True
         self._clock: Callable[[], float] = time.monotonic
         self._last_answer: float | None = None  # when the session last had an answer
 
@@ -680,9 +682,26 @@ class Seat:
                 if found is not None:
                     return found
                 continue
-            fresh = self.view(changed_from=view, wait=wait)
+            if not self.client.held_views:
+                fresh = self._after_events(view, wait)
+            else:
+                asked = time.monotonic()
+                fresh = self.view(changed_from=view, wait=wait)
+                if fresh is view and time.monotonic() - asked < min(1.0, wait / 2):
+                    # Not modified, long before `wait`: a server that does not hold views.
+                    log.info("the server does not hold view requests: following events")
+                    self.client.held_views = False
             if fresh is not view:
                 return fresh
+
+    def _after_events(self, view: View, wait: float) -> View:
+        """The events long-poll after the view's last event, then the view if any came
+        (for a server that does not hold view requests); ``view`` itself if none came."""
+        after = view.last_seq if view.last_seq is not None else self.last_seq
+        batch = self.events(after=after, wait=wait)
+        if batch.last_seq > after or (view.deadline is not None and time.time() >= view.deadline):
+            return self.view()
+        return view
 
 
 def _ends(timeout: float | None) -> float | None:

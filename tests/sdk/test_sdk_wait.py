@@ -216,3 +216,24 @@ def test_a_server_without_game_sockets_is_followed_over_http(
     assert "error" not in out, out.get("error")
     assert out["view"].my_turn and second._socket is None
     assert second.client.sockets is False  # it gave up on sockets for this client
+
+
+def test_a_server_that_does_not_hold_views_is_followed_with_the_events_long_poll(
+    live_server: str,
+) -> None:
+    _, first, second, session = two_seats(live_server, sockets=False)
+    holding = second.client.view
+
+    def not_held(game_id: str, token: str | None = None, **held: Any) -> View:
+        held["wait"] = 0  # as a server before held views: 304 at once
+        return holding(game_id, token, **held)
+
+    second.client.view = not_held  # type: ignore[method-assign]
+    thread, out = wait_in_thread(second, timeout=10)
+    assert session.long_poll.wait(5), "the waiter never long-polled"
+    first.act({"type": "end_turn"})
+    thread.join(5)
+    assert "error" not in out, out.get("error")
+    assert out["view"].my_turn and second.client.held_views is False
+    views = [url for _, url, _ in session.sent if url.endswith("/view")]
+    assert len(views) <= 4, views  # no loop of view requests: the long-poll waits instead
