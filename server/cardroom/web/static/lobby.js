@@ -2,7 +2,7 @@
 // people and bots, the open games to join, and the games this browser holds a seat in.
 
 import { CardroomClient, Problem } from "./client.js";
-import { fill, h } from "./dom.js";
+import { dealNotice, fill, h } from "./dom.js";
 import { savedName, savedSeats, saveName, saveSeat } from "./seats.js";
 
 const api = new CardroomClient();
@@ -274,6 +274,7 @@ function openGameItem(game) {
       ` · ${game.players} players · ${free.length} free seat${free.length === 1 ? "" : "s"}`,
       people ? ` · seated: ${people}` : "",
     ),
+    dealNotice(game.deal) ? h("p", { class: "note deal-notice" }, dealNotice(game.deal)) : null,
     h(
       "p",
       { class: "links" },

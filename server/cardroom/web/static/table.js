@@ -3,7 +3,7 @@
 // through the events long-poll and tells what happened in words.
 
 import { CardroomClient, Problem } from "./client.js";
-import { fill, h, listing } from "./dom.js";
+import { dealNotice, fill, h, listing } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { forgetSeat, loadSeat, savedName, saveName, saveSeat } from "./seats.js";
 
@@ -271,6 +271,7 @@ function renderJoin() {
       ? h("p", {}, `Seat ${invitedSeat + 1} has been taken meanwhile; here are the free ones.`)
       : null,
     h("p", {}, `Seated so far: ${listing(state.summary.seats.filter((seat) => seat.taken).map((seat) => seat.name)) || "nobody"}.`),
+    dealNotice(state.summary.deal) ? h("p", { class: "note deal-notice" }, dealNotice(state.summary.deal)) : null,
     form,
     h("p", {}, h("a", { href: `/watch/${encodeURIComponent(gameId)}` }, "Just watch instead")),
   );
@@ -627,6 +628,9 @@ function render() {
   renderProblem();
   $("note").textContent = state.note || "";
   $("note").hidden = !state.note;
+  const deal = dealNotice(view.deal);
+  $("deal").textContent = deal;
+  $("deal").hidden = !deal;
   renderInvite(view);
   renderResult(view);
   renderActions(view);
