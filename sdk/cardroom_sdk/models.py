@@ -438,7 +438,8 @@ class ActionResult:
 
 @dataclass(frozen=True)
 class Health:
-    """``GET /healthz``: ``ok`` is True when the server and its Redis answer."""
+    """``GET /healthz``: ``ok`` is True when the server can serve (its Redis answers; on a
+    Redis Cluster with a primary down it is ``degraded``: it serves the games of the others)."""
 
     status: str
     redis: str | None = None
@@ -450,4 +451,9 @@ class Health:
 
     @property
     def ok(self) -> bool:
-        return self.status == "ok"
+        return self.status in ("ok", "degraded")
+
+    @property
+    def degraded(self) -> bool:
+        """A Redis Cluster with a primary that does not answer: some games cannot be served."""
+        return self.status == "degraded"
