@@ -385,6 +385,7 @@ def play_checked(game_type: str, players: int, seed: int) -> None:
 
     # The same seed and actions (at the same times) give the same game.
     again = game.new_game(players, options, seed)
+    game.start(again, steps.clock_ms(CREATED_AT) / 1000, set())  # every seat taken: clocks run
     for seat, action, at in played:
         if action is None:
             game.advance(again, at / 1000)  # a deadline passed
