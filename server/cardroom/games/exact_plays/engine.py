@@ -30,7 +30,6 @@ import copy
 from typing import Any
 
 from cardroom.games import rng as rngmod
-from cardroom.games.clock import new_clock
 from cardroom.games.base import (
     CLOCK_SPECS,
     Action,
@@ -43,6 +42,7 @@ from cardroom.games.base import (
     State,
     View,
 )
+from cardroom.games.clock import new_clock
 from cardroom.games.exact_plays import shapes as out_shapes
 from cardroom.games.exact_plays.cards import (
     ALL_CODES,

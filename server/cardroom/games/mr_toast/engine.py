@@ -31,7 +31,6 @@ from collections import Counter
 from typing import Any
 
 from cardroom.games import rng as rngmod
-from cardroom.games.clock import new_clock
 from cardroom.games.base import (
     CLOCK_SPECS,
     Action,
@@ -44,6 +43,7 @@ from cardroom.games.base import (
     State,
     View,
 )
+from cardroom.games.clock import new_clock
 from cardroom.games.moves import CardField, CardsField, Move, SeatField
 from cardroom.games.mr_toast import cards as C
 from cardroom.games.mr_toast.shapes import SHAPES
