@@ -522,6 +522,8 @@ class Tables:
         before = record.seq
         events = steps.act(record, game, seat, action, ms)
         events += self._run_bots(record, game, ms, spending)
+        # An away seat's turn that this action began is not waited for (MT-17, EP-19).
+        events += self._expire(record, game, ms, spending)
         record.updated_at = now
         self._schedule_due_work(record, game, now)
         shown = [

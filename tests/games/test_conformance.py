@@ -361,7 +361,9 @@ def play_checked(game_type: str, players: int, seed: int) -> None:
         ms += rng.choice([0, 500, 1_000, 4_000])
         deadline = game.deadline(state)
         if deadline is not None and ms / 1000 >= deadline:
-            hidden = {viewer: game.hidden_cards(state, viewer) for viewer in [None, *range(players)]}
+            hidden = {
+                viewer: game.hidden_cards(state, viewer) for viewer in [None, *range(players)]
+            }
             new = steps.expire(record, game, ms)
             check_secrets(game, record.state, hidden, new, None, shapes)
             events += new
