@@ -14,6 +14,7 @@ from clock_kit import Clock, clocked_app, events_of, hands, instance, seated, st
 from cardroom.games import get_game
 from cardroom.progress import Progression
 from cardroom.store.embedded import EmbeddedRedis
+
 from helpers import auth, card_ids
 
 FAST = {"turn_seconds": 5, "away_after": 1}
