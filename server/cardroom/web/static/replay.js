@@ -180,7 +180,7 @@ async function start() {
     const title = state.game.title || replay.game_type;
     document.title = `Replay · ${title} · cardroom`;
     $("game-title").textContent = `${title} · game ${gameId}`;
-    $("replay-heading").textContent = `Replay of a ${title} game`;
+    $("replay-heading").textContent = `Replay of this ${title} game`;
     $("replay-slider").max = String(replay.steps.length);
     $("replay-slider").addEventListener("input", (event) => go(Number(event.target.value)));
     $("replay-start").addEventListener("click", () => go(0));
