@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from clock_kit import clocked_app
 
 from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
 from cardroom.service import PreconditionFailed, Tables, etag_for
+from cardroom.store.embedded import EmbeddedRedis
 
-# A time in the future: the suite's servers' progression loops (on the real clock) never
-# reach these deadlines, which the due set holds (a timed window is due work).
-T0 = 1_800_000_000.0
+T0 = 1000.0
+
+
+@pytest.fixture(scope="module")
+def own_store(tmp_path_factory):
+    """A Redis of this module's own: a timed window is due work (the due set), and the
+    suite's gunicorn servers run progression loops on the shared one, on the real clock,
+    which would close these windows at once."""
+    with EmbeddedRedis(tmp_path_factory.mktemp("deadline-redis")) as server:
+        yield clocked_app(server.url).extensions["cardroom.tables"].store
 
 
 def stacked_with_find_a_penny_first() -> list[str]:
@@ -18,9 +27,9 @@ def stacked_with_find_a_penny_first() -> list[str]:
     return ["FP", *codes]
 
 
-def test_a_timed_window_closes_on_the_first_request_after_its_deadline(app):
+def test_a_timed_window_closes_on_the_first_request_after_its_deadline(own_store):
     now = [T0]
-    tables = Tables(app.extensions["cardroom.tables"].store, clock=lambda: now[0])
+    tables = Tables(own_store, clock=lambda: now[0])
     options = {"deck": stacked_with_find_a_penny_first(), "first_seat": 0, "reaction_deadline": 5}
     record = tables.create("mr-toast", 2, options, seed=1)
     tokens = {seat: tables.join(record.id, f"p{seat}", seat)[2] for seat in (0, 1)}
@@ -44,11 +53,11 @@ def test_a_timed_window_closes_on_the_first_request_after_its_deadline(app):
     assert "window_closed" in [event["type"] for event in events]
 
 
-def test_an_if_match_from_before_a_window_closed_is_stale(app):
+def test_an_if_match_from_before_a_window_closed_is_stale(own_store):
     """The window closes inside the action's own request: an answer decided on the view from
     before it (If-Match) is refused with 412, not applied to the next window."""
     now = [T0]
-    tables = Tables(app.extensions["cardroom.tables"].store, clock=lambda: now[0])
+    tables = Tables(own_store, clock=lambda: now[0])
     options = {"deck": stacked_with_find_a_penny_first(), "first_seat": 0, "reaction_deadline": 5}
     record = tables.create("mr-toast", 2, options, seed=1)
     tokens = {seat: tables.join(record.id, f"p{seat}", seat)[2] for seat in (0, 1)}

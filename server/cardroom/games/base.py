@@ -201,7 +201,10 @@ class Game(ABC):
             work = copy.deepcopy(state)
             events: list[Event] = []
             while (due := self.deadline(work)) is not None and now >= due:
-                events += self.advance(work, now)
+                settled = self.advance(work, now)
+                if not settled:
+                    break
+                events += settled
             events += self._acted(work, seat, action, now)
             state.clear()
             state.update(work)

@@ -635,12 +635,19 @@ function renderCountdown(view) {
     return;
   }
   let nudged = false;
+  // The deadline is a timed No Way window's, or a seat's turn clock (MT-17, EP-19).
+  const windowDeadline = view.public?.pending?.deadline;
+  const clocked = view.clock?.seats?.find((seat) => seat.deadline === view.deadline);
+  const byClock = clocked && windowDeadline !== view.deadline;
   const tick = () => {
     const left = view.deadline - api.serverNow();
-    if (left > 0) {
+    if (left > 0 && byClock) {
+      const who = clocked.seat === ctx.me ? "Your time" : `${seatName(clocked.seat)}'s time`;
+      box.textContent = `${who}: ${Math.ceil(left)} s left, then the server plays the default move.`;
+    } else if (left > 0) {
       box.textContent = `The No Way window closes in ${Math.ceil(left)} s: who has not answered then lets it happen.`;
     } else {
-      box.textContent = "The No Way window is closing…";
+      box.textContent = byClock ? "Time is up…" : "The No Way window is closing…";
       if (!nudged && left < -2) {
         nudged = true; // the long-poll normally brings the close; if not, ask for the view
         refreshView();
