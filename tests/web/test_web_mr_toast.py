@@ -196,6 +196,8 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
     assert "Game over" in result and "Final scores" in result
     summary = requests.get(f"{live_server}/v1/games/{game_id}", timeout=HTTP_TIMEOUT).json()
     assert summary["status"] == "finished"
+    # The lobby offers the turn clock's options, unset unless chosen (no clock, no away bot).
+    assert summary["options"]["turn_seconds"] is None and summary["options"]["away_bot"] is None
     assert page.inner_text("#revealed-seed") == str(SEED) == str(summary["seed"])
     assert "not set" in page.inner_text("[data-secret=deck]")
     winners = summary["result"]["winners"]
