@@ -42,11 +42,13 @@ function optionField(gameType, option) {
   let input;
   const common = { id, name: option.name, "aria-describedby": hintId, dataset: { option: option.name } };
   if (option.choices) {
+    // A nullable choice (such as away_bot) may also be left unset: "none" sends null.
+    const choices = option.nullable ? [null, ...option.choices] : option.choices;
     input = h(
       "select",
       common,
-      option.choices.map((choice) =>
-        h("option", { value: JSON.stringify(choice), selected: choice === option.default }, String(choice)),
+      choices.map((choice) =>
+        h("option", { value: JSON.stringify(choice), selected: choice === option.default }, choice === null ? "none" : String(choice)),
       ),
     );
   } else if (option.type === "boolean") {
