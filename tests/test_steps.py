@@ -96,6 +96,14 @@ TABLES = [
     for players in (2, 3, 4, 6)
     for options in ({}, {"reaction_deadline": 5})
 ] + [("exact-plays", players, {}) for players in (2, 3, 4)]
+# Turn clocks (MT-17, EP-19): timeouts, away seats and their bots replay exactly too.
+CLOCKS = [
+    ("mr-toast", 3, {"turn_seconds": 2, "bank_seconds": 3, "away_after": 2, "turn_limit": 80}),
+    ("mr-toast", 4, {"turn_seconds": 5, "away_after": 1, "reaction_deadline": 5, "turn_limit": 80}),
+    ("exact-plays", 2, {"turn_seconds": 2, "away_after": 1}),
+    ("exact-plays", 3, {"bank_seconds": 20, "away_after": 3, "tiebreak": "rps"}),
+]
+TABLES += CLOCKS
 
 
 @pytest.mark.parametrize(("game_type", "players", "options"), TABLES)
@@ -155,3 +163,17 @@ def test_the_log_is_kept_whole_across_sealing() -> None:
         assert [line.decode() for line in record.log_lines()] == written
         assert record.log_tail.count(b"\n") < SEAL_AFTER
     assert record.log_sealed, "the log was never compressed"
+
+
+@pytest.mark.parametrize(("game_type", "players", "options"), CLOCKS)
+def test_turn_clock_timeouts_are_replayed_at_the_millisecond_they_passed(
+    game_type: str, players: int, options: dict[str, Any]
+) -> None:
+    """MT-17, EP-19: a seat's clock that ran out replays as run out, its default move (drawn
+    from the game's generator) and its away flag included."""
+    timeouts = 0
+    for seed in range(10):
+        record, events, lines = play_live(game_type, players, options, seed, None)
+        assert replayed(record, lines, 3).events == events
+        timeouts += sum(event["type"] == "timed_out" for event in events)
+    assert timeouts > 0, "no clock ran out: the test does not test the turn clock"

@@ -32,6 +32,7 @@ from cardroom_sdk.models import (
     Joined,
     View,
 )
+from cardroom_sdk.replay import Replay
 from cardroom_sdk.retry import (
     TRANSPORT_ERRORS,
     Repeat,
@@ -212,11 +213,14 @@ class Client:
         """A game's public summary: status, seats, scores, version, result."""
         return GameSummary.from_json(self._get_json(self._game_path(game_id)))
 
-    def join(self, game_id: str, name: str, seat: int | None = None) -> Seat:
+    def join(
+        self, game_id: str, name: str, seat: int | None = None, *, token: str | None = None
+    ) -> Seat:
         """Take a free seat (``seat``, or the lowest free one) and return its :class:`Seat`.
 
         The seat's token is shown only once: keep ``seat.token`` if you need it later. Not
         retried once the request may have reached the server (it could take two seats).
+        In a rematch, ``token`` (your token of the finished game) takes the seat kept for you.
         """
         body: dict[str, Any] = {"name": name}
         if seat is not None:
@@ -225,6 +229,7 @@ class Client:
             "POST",
             self._game_path(game_id, "join"),
             json_body=body,
+            token=token,
             repeat=Repeat.IF_UNSENT,
             expect=(201,),
         )
@@ -240,6 +245,23 @@ class Client:
                 raise ValueError("the server did not say which seat this token holds")
             seat = found
         return Seat(self, game_id, seat, token)
+
+    def replay(self, game_id: str) -> Replay:
+        """A finished game's replay, every hand face up, to step through (:class:`Replay`).
+        Before the game ends the server refuses it (:class:`GameNotFinished`, a 409)."""
+        return Replay(self._get_json(self._game_path(game_id, "replay")))
+
+    def rematch(self, game_id: str, token: str) -> GameSummary:
+        """Ask for a finished game's rematch as one of its seats: the same new game for every
+        seat that asks. Take your seat in it with ``join(..., token=token)``
+        (:meth:`Seat.rematch` does both)."""
+        response = self._request("POST", self._game_path(game_id, "rematch"), token=token)
+        return GameSummary.from_json(_json(response) or {})
+
+    def come_back(self, game_id: str, token: str) -> View:
+        """Come back to a seat the turn clock marked away: the game waits for it again."""
+        response = self._request("POST", self._game_path(game_id, "back"), token=token)
+        return View.from_json(_json(response) or {}, etag=response.headers.get("ETag"))
 
     def view(
         self,
@@ -483,6 +505,18 @@ class Seat:
 
     def summary(self) -> GameSummary:
         return self.client.game(self.game_id)
+
+    def rematch(self, name: str | None = None) -> Seat:
+        """Play again: the finished game's rematch (the same for every seat that asks), with
+        this seat taken in it by this seat's token; returns the new game's :class:`Seat`."""
+        summary = self.client.rematch(self.game_id, self.token)
+        return self.client.join(
+            summary.id, name or self.name or f"seat {self.seat}", token=self.token
+        )
+
+    def come_back(self) -> View:
+        """Come back after the turn clock marked this seat away."""
+        return self.client.come_back(self.game_id, self.token)
 
     def view(self, *, changed_from: View | None = None, wait: float = 0) -> View:
         """This seat's view; with ``changed_from`` and ``wait``, held until it changes

@@ -16,8 +16,10 @@ server's ``detail`` message, the ``rule`` and ``field`` it names, field ``errors
     │   ├── NotYourTurn         not-your-turn: another seat's turn, or another phase
     │   ├── GameFinished        game-finished
     │   ├── GameNotStarted      game-not-started
+    │   ├── GameNotFinished     game-not-finished: a replay or rematch before the end
     │   ├── GameFull            game-full
     │   ├── SeatTaken           seat-taken
+    │   ├── SeatReserved        seat-reserved: a rematch keeps the seat for its old player
     │   └── Busy                busy: too many concurrent changes, nothing applied
     ├── StaleVersion        412: If-Match named an older version
     ├── RateLimited         429 (``retry_after``)
@@ -35,12 +37,14 @@ __all__ = [
     "Conflict",
     "GameFinished",
     "GameFull",
+    "GameNotFinished",
     "GameNotStarted",
     "IllegalAction",
     "InvalidRequest",
     "NotFound",
     "NotYourTurn",
     "RateLimited",
+    "SeatReserved",
     "SeatTaken",
     "ServerError",
     "ServerUnavailable",
@@ -132,8 +136,17 @@ class GameNotStarted(Conflict):
     """409 ``game-not-started``: the game still waits for players to join."""
 
 
+class GameNotFinished(Conflict):
+    """409 ``game-not-finished``: a replay or a rematch of a game that has not ended."""
+
+
 class GameFull(Conflict):
     """409 ``game-full``: every seat is taken."""
+
+
+class SeatReserved(Conflict):
+    """409 ``seat-reserved``: a rematch keeps the seat for its player of the finished game
+    (join it with that game's token)."""
 
 
 class SeatTaken(Conflict):
@@ -170,6 +183,8 @@ _BY_SLUG: dict[str, type[CardroomError]] = {
     "game-finished": GameFinished,
     "game-not-started": GameNotStarted,
     "game-full": GameFull,
+    "game-not-finished": GameNotFinished,
+    "seat-reserved": SeatReserved,
     "seat-taken": SeatTaken,
     "busy": Busy,
     "rate-limited": RateLimited,

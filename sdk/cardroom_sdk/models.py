@@ -130,6 +130,9 @@ class SeatInfo:
     name: str | None = None
     bot: str | None = None
     taken: bool = False
+    # The turn clock marked the seat away; a rematch keeps the seat for its old player.
+    away: bool = False
+    reserved: bool = False
     raw: JSON = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -140,6 +143,8 @@ class SeatInfo:
             name=name,
             bot=data.get("bot"),
             taken=bool(data.get("taken", name is not None)),
+            away=bool(data.get("away", False)),
+            reserved=bool(data.get("reserved", False)),
             raw=data,
         )
 
@@ -165,6 +170,7 @@ class GameSummary:
     seed: int | None = None
     created_at: float | None = None
     updated_at: float | None = None
+    rematch: str | None = None
     raw: JSON = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -184,6 +190,7 @@ class GameSummary:
             seed=data.get("seed"),
             created_at=data.get("created_at"),
             updated_at=data.get("updated_at"),
+            rematch=data.get("rematch"),
             raw=data,
         )
 
@@ -276,6 +283,9 @@ class View:
     etag: str | None = None
     awaiting: list[int] = field(default_factory=list)
     last_seq: int | None = None
+    # The turn clock (null without one) and the id of the game's rematch, once asked for.
+    clock: JSON | None = None
+    rematch: str | None = None
     raw: JSON = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -302,6 +312,8 @@ class View:
             options=_dict(data.get("options")),
             public=_dict(data.get("public")),
             etag=data.get("etag") or (etag.strip('"') if etag else None),
+            clock=data.get("clock") if isinstance(data.get("clock"), dict) else None,
+            rematch=data.get("rematch"),
             raw=data,
         )
 
@@ -438,7 +450,8 @@ class ActionResult:
 
 @dataclass(frozen=True)
 class Health:
-    """``GET /healthz``: ``ok`` is True when the server and its Redis answer."""
+    """``GET /healthz``: ``ok`` is True when the server can serve (its Redis answers; on a
+    Redis Cluster with a primary down it is ``degraded``: it serves the games of the others)."""
 
     status: str
     redis: str | None = None
@@ -450,4 +463,9 @@ class Health:
 
     @property
     def ok(self) -> bool:
-        return self.status == "ok"
+        return self.status in ("ok", "degraded")
+
+    @property
+    def degraded(self) -> bool:
+        """A Redis Cluster with a primary that does not answer: some games cannot be served."""
+        return self.status == "degraded"

@@ -8,7 +8,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from cardroom import __version__, web
-from cardroom.api import games, limits, observability, problems, system
+from cardroom.api import games, history, limits, observability, problems, system
 from cardroom.api.apidoc import OperationDocs
 from cardroom.api.jsonio import JSONProvider
 from cardroom.api.schemas import ActionBodySchema, BotSeatSchema, CreateGameSchema, ProblemSchema
@@ -90,6 +90,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     observability.init_app(app, settings)
     api = CardroomApi(app, spec_kwargs={"extra_plugins": [OperationDocs(app)]})
     api.register_blueprint(games.blp)
+    api.register_blueprint(history.blp)
     api.register_blueprint(system.blp)
     # The action and create bodies are read loosely (the engine judges them) and documented
     # per game, as `Action` and `CreateGameRequest` (api/apidoc.py).

@@ -1,7 +1,8 @@
 """The progression loop: due work done with no request (docs/operations.md, "Bot play").
 
 A request plays bots only within its budget (``cardroom.service.BotBudget``); a game whose
-bots still have moves is entered in the due set (``cardroom.store.due``). Every API worker
+bots still have moves, or whose deadline (a timed reaction window, a turn clock) is set, is
+entered in the due set (``cardroom.store.due``) for when its work is due. Every API worker
 may run this loop: it claims due games under a lease, advances each through the same
 load-and-compare-and-set as a request (``Tables.advance``), so two loops, or a loop and a
 request, never apply a step twice, and the loser of a race simply retries on the new state.
@@ -74,9 +75,10 @@ class Progression:
             return
         except Conflict:
             return  # too busy now; due again when the lease ends
-        if self.due.release(game_id, lease_end, next_due) and next_due is None:
-            # Judged idle at ``rev``: a write since may have left work whose schedule did not
-            # lower the lease (a later time), and the release just removed it.
+        if self.due.release(game_id, lease_end, next_due):
+            # Judged at ``rev``: a write since may have left work whose schedule did not
+            # lower the lease (a later time), and the release just removed or postponed it
+            # (a turn clock's deadline can come sooner after a write): judge it again.
             current = self.tables.store.revision(game_id)
             if current is not None and current != rev:
                 self.due.schedule(game_id, self.tables.clock())

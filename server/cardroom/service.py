@@ -10,6 +10,7 @@ that guess like any other read.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import random
 import secrets
@@ -34,7 +35,7 @@ from cardroom.history import History
 from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, OutcomeUnknown
 from cardroom.store.buckets import new_game_id
 from cardroom.store.changes import Watch
-from cardroom.store.games import Loaded, idempotency_key
+from cardroom.store.games import Loaded, hash_token, idempotency_key
 
 MAX_ATTEMPTS = 50
 # A secret option that is set (a stacked deck) shows as this until the game ends.
@@ -113,6 +114,14 @@ class GameFull(StateConflict):
 
 class SeatTaken(StateConflict):
     """A join asking for a seat that is taken."""
+
+
+class SeatReserved(StateConflict):
+    """A join asking for a seat a rematch keeps for its previous player (cardroom.rematch)."""
+
+
+class GameNotFinished(StateConflict):
+    """A request that needs a finished game (a replay, a rematch)."""
 
 
 class PreconditionFailed(Exception):
@@ -256,11 +265,17 @@ class Tables:
         self.store.create(record)
         return record
 
-    def join(self, game_id: str, name: str, seat: int | None) -> tuple[GameRecord, int, str]:
-        token = secrets.token_urlsafe(32)
+    def join(
+        self, game_id: str, name: str, seat: int | None, token: str | None = None
+    ) -> tuple[GameRecord, int, str]:
+        """Take a free seat. A seat a rematch reserved (cardroom.rematch) is taken only with
+        ``token``, the token that held it in the previous game."""
+        new_token = secrets.token_urlsafe(32)
         for _ in range(MAX_ATTEMPTS):
             record = self._load(game_id).record
             free = [i for i, entry in enumerate(record.seats) if entry["name"] is None]
+            mine = _reserved_for(record, token)
+            open_seats = [i for i in free if not record.seats[i].get("reserved") or i == mine]
             if seat is not None:
                 if not 0 <= seat < record.players:
                     raise InvalidRequest(
@@ -268,23 +283,33 @@ class Tables:
                     )
                 if seat not in free:
                     raise SeatTaken(f"seat {seat} is taken")
+                if seat not in open_seats:
+                    raise SeatReserved(
+                        f"seat {seat} is kept for its player in the previous game: join it "
+                        "with that game's token"
+                    )
                 chosen = seat
+            elif mine is not None and mine in free:
+                chosen = mine
+            elif open_seats:
+                chosen = open_seats[0]
             elif free:
-                chosen = free[0]
+                raise SeatReserved("every free seat is kept for a player of the previous game")
             else:
                 raise GameFull("every seat of this game is taken")
             now = self.clock()
             record.updated_at = now
-            steps.take_seat(record, chosen, name)
+            ms = steps.time_for(record, now)
+            steps.take_seat(record, chosen, name, ms)
             game = get_game(record.game_type)
             if record.status == "active":
-                self._run_bots(record, game, steps.time_for(record, now), self._spending())
+                self._run_bots(record, game, ms, self._spending())
             self._schedule_due_work(record, game, now)
             try:
-                self.store.commit(record, token=(chosen, token))
+                self.store.commit(record, token=(chosen, new_token))
             except Conflict:
                 continue
-            return record, chosen, token
+            return record, chosen, new_token
         raise Conflict(game_id)
 
     # --- reading ------------------------------------------------------------------------
@@ -300,7 +325,7 @@ class Tables:
             "game_type": record.game_type,
             "status": record.status,
             "players": record.players,
-            "seats": self._seats(record),
+            "seats": self._seats(record, game),
             "options": self._public_options(game, record),
             "version": record.version,
             "scores": game.scores(record.state),
@@ -308,6 +333,7 @@ class Tables:
             "result": game.result(record.state),
             "deal": self.deal(game, record),
             "seed": record.seed if finished else None,
+            "rematch": record.rematch,
             "created_at": record.created_at,
             "updated_at": record.updated_at,
         }
@@ -384,6 +410,8 @@ class Tables:
             "you": you,
             "legal_actions": legal,
             "deadline": shared["deadline"],
+            "clock": shared["clock"],
+            "rematch": shared["rematch"],
             "result": shared["result"],
             "deal": shared["deal"],
             "seats": shared["seats"],
@@ -396,7 +424,8 @@ class Tables:
         """What every seat's view of this version shares, made once per record and version:
         the followers of a game in this process read one record (``snapshot``), so each
         change shapes these once, not once per seat. Shared between views: never changed."""
-        mark = (record.version, record.seq, record.status)  # every step adds an event
+        # Every step adds an event; a rematch is named by a write that adds none.
+        mark = (record.version, record.seq, record.status, record.rematch)
         cached = record.view_parts
         if cached is not None and cached[0] == mark:
             return cached[1]
@@ -405,9 +434,11 @@ class Tables:
             "to_act": sorted(game.to_act(record.state)) if active else [],
             "awaiting": sorted(game.awaiting(record.state)) if active else [],
             "deadline": game.deadline(record.state) if active else None,
+            "clock": game.clock_view(record.state) if active else None,
+            "rematch": record.rematch,
             "result": game.result(record.state),
             "deal": self.deal(game, record),
-            "seats": self._seats(record),
+            "seats": self._seats(record, game),
             "scores": game.scores(record.state),
             "options": self._public_options(game, record),
         }
@@ -556,6 +587,8 @@ class Tables:
         before = record.seq
         events = steps.act(record, game, seat, action, ms)
         events += self._run_bots(record, game, ms, spending)
+        # An away seat's turn that this action began is not waited for (MT-17, EP-19).
+        events += self._expire(record, game, ms, spending)
         record.updated_at = now
         self._schedule_due_work(record, game, now)
         shown = [
@@ -589,6 +622,27 @@ class Tables:
         if "refusal" in stored:
             raise replayed_refusal(stored)
         return ActionOutcome(stored["status"], stored["response"], replayed=True)
+
+    def come_back(self, game_id: str, token: str | None) -> tuple[GameRecord, int]:
+        """The token's seat is back from being away (MT-17, EP-19): the game waits for it
+        again. Nothing changes for a seat that is not away."""
+        for _ in range(MAX_ATTEMPTS):
+            record = self._fresh(game_id)
+            seat = self._authenticate(record, token)
+            if record.status != "active":
+                return record, seat
+            game = get_game(record.game_type)
+            now = self.clock()
+            if not steps.come_back(record, game, seat, steps.time_for(record, now)):
+                return record, seat
+            record.updated_at = now
+            self._schedule_due_work(record, game, now)
+            try:
+                self.store.commit(record)
+            except Conflict:
+                continue
+            return record, seat
+        raise Conflict(game_id)
 
     # --- internals ----------------------------------------------------------------------
 
@@ -629,14 +683,19 @@ class Tables:
     def _expire(
         self, record: GameRecord, game: Game, ms: int, spending: _Spending
     ) -> list[dict[str, Any]]:
-        """Resolve a passed reaction deadline (lazily, MT-14), and let bots answer."""
-        if record.status != "active":
-            return []
-        deadline = game.deadline(record.state)
-        if deadline is None or ms / 1000 < deadline:
-            return []
-        events = steps.expire(record, game, ms)
-        if events:
+        """Resolve passed deadlines (a reaction window, MT-14; a turn clock, MT-17/EP-19),
+        one logged step each, and let bots answer, within the request's bot budget: each
+        timeout counts as a bot action (what is left is due work)."""
+        events: list[dict[str, Any]] = []
+        while record.status == "active" and not spending.exhausted():
+            deadline = game.deadline(record.state)
+            if deadline is None or ms / 1000 < deadline:
+                break
+            produced = steps.expire(record, game, ms)
+            if not produced:
+                break
+            spending.actions += 1
+            events += produced
             events += self._run_bots(record, game, ms, spending)
         return events
 
@@ -649,14 +708,14 @@ class Tables:
         """Play the bot seats that are to act, until a person must act, the game ends or the
         request's bot budget is spent (what is left is due work: ``_schedule_due_work``)."""
         events: list[dict[str, Any]] = []
-        bot_seats = _bot_seats(record)
+        bot_seats = _bot_seats(record, game)
         if not bot_seats:
             return events
         while not spending.exhausted():
             seat = next_bot_seat(game, record.state, bot_seats)
             if seat is None:
                 break
-            policy = get_policy(record.seats[seat]["bot"], record.game_type)
+            policy = get_policy(bot_seats[seat], record.game_type)
             rng = random.Random(f"{record.seed}:{record.version}:{seat}")
             action = choose(game, record.state, seat, policy, rng)
             events += steps.act(record, game, seat, action, ms)
@@ -668,25 +727,32 @@ class Tables:
         """Bots have moves to make now (a request's budget ran out before they were done)."""
         if record.status != "active":
             return False
-        bot_seats = _bot_seats(record)
+        bot_seats = _bot_seats(record, game)
         return bool(bot_seats) and next_bot_seat(game, record.state, bot_seats) is not None
 
     def due_time(self, record: GameRecord) -> float | None:
         """When the game next has work that must happen with no request (None: none).
 
-        Today that is bot play left over by a request's budget, due at once. Before the
-        commit that leaves such work, ``_schedule_due_work`` enters the game in the due set.
+        Bot play left over by a request's budget is due at once; a deadline (a timed
+        reaction window, a turn clock) when it passes. Before the commit that leaves such
+        work, ``_schedule_due_work`` enters the game in the due set.
         """
-        if self._bots_pending(record, get_game(record.game_type)):
-            return self.clock()
-        return None
+        return self._due(record, get_game(record.game_type), self.clock())
+
+    def _due(self, record: GameRecord, game: Game, now: float) -> float | None:
+        if record.status != "active":
+            return None
+        if self._bots_pending(record, game):
+            return now
+        return game.deadline(record.state)
 
     def _schedule_due_work(self, record: GameRecord, game: Game, now: float) -> None:
-        """Enter the game in the due set if bots still have moves to make (before the commit
-        that leaves them pending: an entry without work costs a load, a missing one a
-        stalled game)."""
-        if self._bots_pending(record, game):
-            self.store.due.schedule(record.id, now)
+        """Enter the game in the due set if bots still have moves to make or a deadline is
+        set (before the commit that leaves them: an entry without work costs a load, a
+        missing one a stalled game)."""
+        due = self._due(record, game, now)
+        if due is not None:
+            self.store.due.schedule(record.id, due)
 
     def advance(self, game_id: str) -> tuple[int, float | None]:
         """Do a game's due work, as a request would (the progression loop calls this).
@@ -695,6 +761,10 @@ class Tables:
         """
         record = self._fresh(game_id)
         return record.rev, self.due_time(record)
+
+    def authenticate(self, record: GameRecord, token: str | None) -> int:
+        """The seat whose token this is; Unauthorized if none."""
+        return self._authenticate(record, token)
 
     def _authenticate(self, record: GameRecord, token: str | None) -> int:
         if not token:
@@ -705,13 +775,16 @@ class Tables:
         return seat
 
     @staticmethod
-    def _seats(record: GameRecord) -> list[dict[str, Any]]:
+    def _seats(record: GameRecord, game: Game) -> list[dict[str, Any]]:
+        away = game.away_seats(record.state) if record.status == "active" else set()
         return [
             {
                 "seat": index,
                 "name": entry["name"],
                 "bot": entry["bot"],
                 "taken": entry["name"] is not None,
+                "away": index in away,
+                "reserved": entry["name"] is None and bool(entry.get("reserved")),
             }
             for index, entry in enumerate(record.seats)
         ]
@@ -739,20 +812,41 @@ class Tables:
         }
 
 
-def _bot_seats(record: GameRecord) -> set[int]:
-    return {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
+def _reserved_for(record: GameRecord, token: str | None) -> int | None:
+    """The free seat a rematch keeps for ``token`` (its seat in the previous game), if any."""
+    if not token:
+        return None
+    digest = hash_token(token)
+    for seat, entry in enumerate(record.seats):
+        kept = entry.get("reserved")
+        if entry["name"] is None and kept and hmac.compare_digest(kept, digest):
+            return seat
+    return None
+
+
+def _bot_seats(record: GameRecord, game: Game) -> dict[int, str]:
+    """The seats the server plays, with their policies: bot seats, and away seats when the
+    game's ``away_bot`` option names a policy (games/clock.py)."""
+    seats = {seat: entry["bot"] for seat, entry in enumerate(record.seats) if entry["bot"]}
+    policy = record.options.get("away_bot")
+    if policy and game.away_bot(record.state):
+        for seat in game.away_seats(record.state):
+            seats.setdefault(seat, policy)
+    return seats
 
 
 __all__ = [
     "ActionOutcome",
     "BotBudget",
     "GameFull",
+    "GameNotFinished",
     "GameNotStarted",
     "IdempotencyKeyReused",
     "InvalidRequest",
     "NotFound",
     "NotYourTurn",
     "PreconditionFailed",
+    "SeatReserved",
     "SeatTaken",
     "StateConflict",
     "Tables",

@@ -6,13 +6,16 @@ replay apply steps through the same functions below, so the two cannot drift apa
 
 Entries are compact JSON arrays:
 
-- ``["j", seat, name]``   a person took ``seat``
+- ``["j", seat, name, dt]``  a person took ``seat`` (older logs: no ``dt``)
 - ``[seat, action, dt]``  ``seat`` acted (a person or a bot; a bot's choice is logged, not
                           chosen again), ``dt`` milliseconds after the previous timed entry
-- ``["x", dt]``           a reaction deadline had passed and the engine moved the game on
+- ``["x", dt]``           a deadline had passed (a reaction window, a seat's turn clock) and
+                          the engine resolved it (``Game.advance``: one deadline an entry)
+- ``["b", seat, dt]``     an away seat's owner came back (``Game.seat_back``)
 
 Time reaches the engine in whole milliseconds (``ms / 1000``), live and in a replay alike:
-that is what makes a timed rule (MT-14's reaction deadline) replay exactly.
+that is what makes a timed rule (MT-14's reaction deadline, the turn clocks of MT-17 and
+EP-19) replay exactly.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from cardroom.store.games import GameRecord, dump_json
 
 JOINED = "j"
 EXPIRED = "x"
+BACK = "b"
 
 
 def clock_ms(now: float) -> int:
@@ -42,17 +46,21 @@ def begin(record: GameRecord) -> list[Event]:
     """A new game's first event, and its start when every seat is a bot's."""
     events = [_stamp(record, {"type": "game_created", "players": record.players})]
     if _all_seated(record):
-        events += _start(record)
+        events += _start(record, record.logged_ms)
     return events
 
 
-def take_seat(record: GameRecord, seat: int, name: str) -> list[Event]:
-    """A person sits at ``seat``; the game starts when it was the last free one."""
+def take_seat(record: GameRecord, seat: int, name: str, ms: int | None = None) -> list[Event]:
+    """A person sits at ``seat`` (at ``ms``, if known); the game starts when it was the last
+    free one (its turn clocks start then)."""
     record.seats[seat] = {"name": name, "bot": None}
-    record.log([JOINED, seat, name])
+    if ms is None:
+        record.log([JOINED, seat, name])
+    else:
+        record.log([JOINED, seat, name, _elapsed(record, ms)])
     events = [_stamp(record, {"type": "seat_taken", "seat": seat, "name": name})]
     if _all_seated(record):
-        events += _start(record)
+        events += _start(record, record.logged_ms)
     return events
 
 
@@ -64,8 +72,18 @@ def act(record: GameRecord, game: Game, seat: int, action: Action, ms: int) -> l
     return _settled(record, game, [_stamp(record, event, actor=seat) for event in produced])
 
 
+def come_back(record: GameRecord, game: Game, seat: int, ms: int) -> list[Event]:
+    """An away seat's owner is back; nothing is logged if the seat was not away."""
+    produced = game.seat_back(record.state, seat, ms / 1000)
+    if not produced:
+        return []
+    record.version += 1
+    record.log([BACK, seat, _elapsed(record, ms)])
+    return [_stamp(record, event) for event in produced]
+
+
 def expire(record: GameRecord, game: Game, ms: int) -> list[Event]:
-    """Let the engine resolve a passed deadline; nothing is logged if nothing happened."""
+    """Let the engine resolve a passed deadline (one); nothing is logged if nothing happened."""
     produced = game.advance(record.state, ms / 1000)
     if not produced:
         return []
@@ -108,18 +126,27 @@ class Replay:
     def advance(self, entries: list[Any]) -> None:
         """Apply the entries not applied yet (``entries`` is the whole log, decoded or not)."""
         for entry in entries[self.applied :]:
-            if isinstance(entry, bytes | str):
-                entry = orjson.loads(entry)
-            self.events += self._apply(entry)
-            self.record.pending.clear()
-            self.applied += 1
+            self.step(entry)
+
+    def step(self, entry: Any) -> list[Event]:
+        """Apply the next entry of the log; its events."""
+        if isinstance(entry, bytes | str):
+            entry = orjson.loads(entry)
+        events = self._apply(entry)
+        self.events += events
+        self.record.pending.clear()
+        self.applied += 1
+        return events
 
     def _apply(self, entry: list[Any]) -> list[Event]:
         record, game = self.record, self.game
         if entry[0] == JOINED:
-            return take_seat(record, entry[1], entry[2])
+            ms = record.logged_ms + entry[3] if len(entry) > 3 else None
+            return take_seat(record, entry[1], entry[2], ms)
         if entry[0] == EXPIRED:
             return expire(record, game, record.logged_ms + entry[1])
+        if entry[0] == BACK:
+            return come_back(record, game, entry[1], record.logged_ms + entry[2])
         seat, action, elapsed = entry
         return act(record, game, seat, action, record.logged_ms + elapsed)
 
@@ -133,9 +160,11 @@ def _all_seated(record: GameRecord) -> bool:
     return all(seat["name"] is not None for seat in record.seats)
 
 
-def _start(record: GameRecord) -> list[Event]:
+def _start(record: GameRecord, ms: int) -> list[Event]:
     record.status = "active"
-    return [_stamp(record, {"type": "game_started"})]
+    bots = {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
+    produced = get_game(record.game_type).start(record.state, ms / 1000, bots)
+    return [_stamp(record, {"type": "game_started"}), *(_stamp(record, e) for e in produced)]
 
 
 def _elapsed(record: GameRecord, ms: int) -> int:

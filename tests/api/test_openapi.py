@@ -25,6 +25,10 @@ def test_spec_is_valid_openapi_3(client):
     validate(spec)
 
 
+# Posts that take no body: the token and the path say everything.
+BODILESS_POSTS = {"comeBack", "rematch"}
+
+
 def test_every_operation_documents_its_bodies_and_problems(client):
     spec = client.get("/openapi.json").get_json()
     for path, operations in spec["paths"].items():
@@ -32,7 +36,7 @@ def test_every_operation_documents_its_bodies_and_problems(client):
             if method == "parameters":
                 continue
             assert operation.get("summary") or operation.get("description"), (method, path)
-            if method == "post":
+            if method == "post" and operation["operationId"] not in BODILESS_POSTS:
                 assert "requestBody" in operation, (method, path)
                 assert "422" in operation["responses"], (method, path)
 

@@ -299,7 +299,7 @@ def check_secrets(game, state, before_hidden, events, action, shapes: Shapes) ->
     players = state["players"]
     # Cards the action names, or that any event shows everyone, are public from this step on
     # (a played card may come back into a hand or the draw pile within the same step).
-    played = action_cards(game, action)
+    played = action_cards(game, action) if action is not None else set()
     for event in events:
         played |= card_ids(redact(event, None) or {})
     for viewer in [None, *range(players)]:
@@ -361,7 +361,12 @@ def play_checked(game_type: str, players: int, seed: int) -> None:
         ms += rng.choice([0, 500, 1_000, 4_000])
         deadline = game.deadline(state)
         if deadline is not None and ms / 1000 >= deadline:
-            events += steps.expire(record, game, ms)
+            hidden = {
+                viewer: game.hidden_cards(state, viewer) for viewer in [None, *range(players)]
+            }
+            new = steps.expire(record, game, ms)
+            check_secrets(game, record.state, hidden, new, None, shapes)
+            events += new
             played.append((None, None, ms))
             commit()
             continue
@@ -385,6 +390,7 @@ def play_checked(game_type: str, players: int, seed: int) -> None:
 
     # The same seed and actions (at the same times) give the same game.
     again = game.new_game(players, options, seed)
+    game.start(again, steps.clock_ms(CREATED_AT) / 1000, set())  # every seat taken: clocks run
     for seat, action, at in played:
         if action is None:
             game.advance(again, at / 1000)  # a deadline passed

@@ -153,9 +153,15 @@ def test_invalid_options_name_the_field(players, options, field):
 
 
 def test_options_defaults_and_descriptions():
-    assert GAME.validate_options(3, {}) == {"tiebreak": "rps", "turn_limit": 2000, "decks": None}
+    clock = {"turn_seconds": None, "bank_seconds": None, "away_after": 2, "away_bot": None}
+    assert GAME.validate_options(3, {}) == {
+        "tiebreak": "rps",
+        "turn_limit": 2000,
+        "decks": None,
+        **clock,
+    }
     described = {o["name"]: o for o in GAME.describe()["options"]}
-    assert set(described) == {"tiebreak", "turn_limit", "decks"}
+    assert set(described) == {"tiebreak", "turn_limit", "decks", *clock}
     assert all(len(o["description"]) > 40 for o in described.values())
     assert described["decks"]["nullable"] is True and described["decks"]["secret"] is True
     # a null entry shuffles that round; fewer lists than rounds is fine

@@ -209,6 +209,11 @@ def test_other_options_are_validated():
         "composition": None,
         "reaction_deadline": None,
         "auto_allow": False,
+        # the turn clock (MT-17), off by default
+        "turn_seconds": None,
+        "bank_seconds": None,
+        "away_after": 2,
+        "away_bot": None,
     }
 
 
@@ -225,6 +230,10 @@ def test_options_are_described_for_game_types():
         "composition",
         "reaction_deadline",
         "auto_allow",
+        "turn_seconds",
+        "bank_seconds",
+        "away_after",
+        "away_bot",
     }
     assert names["turn_limit"]["default"] == 500
     assert names["mode"]["choices"] == ["exact", "irresponsible"]

@@ -416,3 +416,10 @@ def test_clients_refused_together_do_not_retry_in_lockstep() -> None:
     assert len(delays) == 10 and all(0.1 <= delay <= 0.2 for delay in delays)
     assert len(set(delays)) == 10  # no two alike
     assert max(delays) - min(delays) > 0.02  # spread over the interval (fails ~1 in 10**5)
+
+
+def test_health_of_a_degraded_cluster_is_ok_and_says_so(scripted: Any) -> None:
+    body = {"status": "degraded", "redis": "cluster degraded", "cluster": {"state": "degraded"}}
+    _, client, _ = scripted((200, {}, body))
+    health = client.health()
+    assert health.ok and health.degraded and health.raw["cluster"]["state"] == "degraded"

@@ -176,14 +176,18 @@ def test_a_friend_joins_by_link_and_a_spectator_sees_no_hand(open_page, live_ser
     assert listed.locator("a", has_text="Take seat 2").get_attribute("href") == (
         f"/play/{game_id}?seat=1"
     )
+    # The creator stacked the deck and chose the seed: a joiner is told before sitting down.
+    assert "stacked the deck" in listed.inner_text()
     friend.goto(invitation)
     friend.wait_for_selector("body[data-ready=join]")
+    assert "stacked the deck" in friend.inner_text("#join")
     assert_labelled(friend)
     assert friend.input_value("#join-seat") == "1"
     friend.fill("#join-name", "Bea")
     friend.click("#join button[type=submit]")
     wait_for_table(friend)
     assert game_id_of(friend) == game_id and "Bea, seat 2" in friend.inner_text("#table-heading")
+    assert "stacked the deck" in friend.inner_text("#deal")
     # The host's table learns it through the events long-poll: the game has begun.
     host.wait_for_selector("main[data-status=active]")
     host.wait_for_selector("#log-list li:has-text('Bea sat down in seat 2')")

@@ -223,6 +223,8 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
     assert "Game over" in result and "Final scores" in result
     summary = requests.get(f"{live_server}/v1/games/{game_id}", timeout=HTTP_TIMEOUT).json()
     assert summary["status"] == "finished"
+    # The lobby offers the turn clock's options, unset unless chosen (no clock, no away bot).
+    assert summary["options"]["turn_seconds"] is None and summary["options"]["away_bot"] is None
     assert page.inner_text("#revealed-seed") == str(SEED) == str(summary["seed"])
     assert "not set" in page.inner_text("[data-secret=deck]")
     winners = summary["result"]["winners"]
@@ -233,7 +235,9 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
     assert re.search(r"(gave you a|You gave greedy bot a) Responsibility \d chore", log), log
     screenshot(page, "mr-toast-result-desktop")
 
-    # Play again: a new game with the same settings, this browser in the same seat.
+    link = page.get_attribute("#watch-replay", "href")
+    assert link == f"/replay/{game_id}", "the end screen leads to the replay"
+    # Play again: the rematch (the same game for every seat), this browser in the same seat.
     page.click("#play-again")
     page.wait_for_url(re.compile(r".*/play/(?!" + re.escape(game_id) + ").*"))
     wait_for_table(page)
@@ -244,6 +248,8 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
         assert again["options"][option] == OPTIONS[option], option
     assert [s["bot"] for s in again["seats"]] == [None, "greedy"]
     assert again["seats"][0]["name"] == "Ann" and again["status"] == "active"
+    old = requests.get(f"{live_server}/v1/games/{game_id}", timeout=HTTP_TIMEOUT).json()
+    assert old["rematch"] == again_id, "the finished game names its rematch"
     print(
         f"\nmr-toast: {moves} moves by clicking, seen {sorted(seen.get('kinds', []))}, "
         f"countdown shown: {bool(seen.get('countdown'))}, winners {winners}, "

@@ -17,7 +17,7 @@ STATIC = WEB / "static"
 FILES = sorted(path for path in STATIC.rglob("*") if path.is_file())
 
 
-@pytest.mark.parametrize("path", ["/", "/play/SomeGame1", "/watch/SomeGame1"])
+@pytest.mark.parametrize("path", ["/", "/play/SomeGame1", "/watch/SomeGame1", "/replay/SomeGame1"])
 def test_pages_are_served_with_a_strict_content_security_policy(client, path):
     response = client.get(path)
     assert response.status_code == 200

@@ -283,7 +283,108 @@ def game_components(game: Game) -> dict[str, Schema]:
         }
     )
     out[name + "View"] = view
+    out[name + "Replay"] = replay_schema(game, name)
     return out
+
+
+def replay_schema(game: Game, name: str) -> Schema:
+    """A finished game's replay (cardroom/replays.py)."""
+    hand = {"type": "array", "items": {"type": "string"}, "description": "Card ids."}
+    hands = {"type": "array", "items": hand, "description": "Each seat's hand, by seat."}
+    scores = {"type": "array", "items": {"type": "integer"}}
+    event = {
+        **ref(name + "Event"),
+        "description": "An event unredacted: a secret detail (a drawn card, a declaration) "
+        'is under `private`, by seat: `{"private": {"2": {"cards": [...]}}}`.',
+    }
+    step = {
+        "type": "object",
+        "description": "One step of the log: who did what, its events, and what it changed.",
+        "properties": {
+            "kind": {
+                "type": "string",
+                "enum": ["join", "action", "timeout", "back"],
+                "description": "`join`: a person took `seat`; `action`: `seat` played "
+                "`action` (a person or a bot); `timeout`: a deadline passed (a reaction "
+                "window, a turn clock: see the events); `back`: an away seat came back.",
+            },
+            "seat": {"type": ["integer", "null"], "minimum": 0},
+            "action": {**ref(name + "Action"), "description": "The action (`action` only)."},
+            "name": {"type": "string", "description": "The player's name (`join` only)."},
+            "at": {"type": "integer", "description": "Milliseconds since the game's creation."},
+            "events": {"type": "array", "items": event},
+            "hands": {
+                "type": "object",
+                "description": 'The hands this step changed, by seat (`"0"`), as card ids.',
+                "additionalProperties": hand,
+            },
+            "scores": {**scores, "description": "The scores, if this step changed them."},
+        },
+        "required": ["kind", "seat", "at", "events"],
+    }
+    return {
+        "type": "object",
+        "description": f"A finished {game.title} game, every hand face up. Start from `deal` "
+        "and apply each step's `hands` and `scores` to have the table at that step.",
+        "properties": {
+            "game_id": {"type": "string"},
+            "game_type": {"type": "string", "const": game.game_type},
+            "players": {"type": "integer"},
+            "options": ref(name + "Options"),
+            "seed": {"type": "integer"},
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "seat": {"type": "integer"},
+                        "name": {"type": ["string", "null"]},
+                        "bot": {"type": ["string", "null"]},
+                    },
+                    "required": ["seat", "name", "bot"],
+                },
+            },
+            "created_at": {"type": "number"},
+            "updated_at": {"type": "number"},
+            "result": ref(name + "Result"),
+            "cards": {
+                "type": "object",
+                "description": "Every card met in a hand, by id.",
+                "additionalProperties": ref(name + "Card"),
+            },
+            "deal": {
+                "type": "object",
+                "properties": {"hands": hands, "scores": scores},
+                "required": ["hands", "scores"],
+            },
+            "opening_events": {
+                "type": "array",
+                "items": event,
+                "description": "The events before the first step (the game's creation).",
+            },
+            "steps": {"type": "array", "items": step},
+            "final": {
+                "type": "object",
+                "description": "The hands and scores after the last step.",
+                "properties": {"hands": hands, "scores": scores},
+                "required": ["hands", "scores"],
+            },
+        },
+        "required": [
+            "game_id",
+            "game_type",
+            "players",
+            "options",
+            "seed",
+            "seats",
+            "result",
+            "cards",
+            "deal",
+            "opening_events",
+            "steps",
+            "final",
+        ],
+    }
 
 
 VIEW_BASE: Schema = {
@@ -309,7 +410,17 @@ VIEW_BASE: Schema = {
         },
         "deadline": {
             "type": ["number", "null"],
-            "description": "Unix time when a reaction window closes, if timed.",
+            "description": "Unix time of the next deadline, if any: a timed reaction window "
+            "closes, or a seat's turn clock runs out (`clock` says whose).",
+        },
+        "clock": {
+            "anyOf": [{"$ref": COMPONENTS + "Clock"}, {"type": "null"}],
+            "description": "The turn clock of a game with `turn_seconds` or `bank_seconds`; "
+            "null otherwise.",
+        },
+        "rematch": {
+            "type": ["string", "null"],
+            "description": "The id of this game's rematch, once a seat asked for one.",
         },
         "seats": {"type": "array", "items": {"$ref": COMPONENTS + "Seat"}},
         "scores": {"type": "array", "items": {"type": "integer"}},
@@ -329,12 +440,49 @@ VIEW_BASE: Schema = {
         "you",
         "legal_actions",
         "deadline",
+        "clock",
+        "rematch",
         "result",
         "seats",
         "scores",
         "options",
         "public",
     ],
+}
+
+
+CLOCK: Schema = {
+    "type": "object",
+    "description": "Turn clocks (games/clock.py): each wait may last `turn_seconds`, then "
+    "uses the seat's bank; when both are spent the seat's default move is played.",
+    "properties": {
+        "turn_seconds": {"type": "number"},
+        "bank_seconds": {"type": "number", "description": "Each seat's bank at the start."},
+        "away_after": {"type": "integer", "description": "Timeouts in a row that make away."},
+        "seats": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "seat": {"type": "integer", "minimum": 0},
+                    "since": {
+                        "type": ["number", "null"],
+                        "description": "Unix time the seat's current wait began (null: "
+                        "the game does not wait for it, or it has no clock).",
+                    },
+                    "deadline": {
+                        "type": ["number", "null"],
+                        "description": "Unix time the seat times out, if the game waits for it.",
+                    },
+                    "bank": {"type": "number", "description": "Bank seconds left."},
+                    "missed": {"type": "integer", "description": "Timeouts in a row."},
+                    "away": {"type": "boolean"},
+                },
+                "required": ["seat", "since", "deadline", "bank", "missed", "away"],
+            },
+        },
+    },
+    "required": ["turn_seconds", "bank_seconds", "away_after", "seats"],
 }
 
 
@@ -388,6 +536,15 @@ def components(games: list[Game]) -> dict[str, Schema]:
             "mapping": {game.game_type: COMPONENTS + prefix(game) + "View" for game in games},
         },
     }
+    out["Replay"] = {
+        "description": "A finished game's replay, told apart by `game_type`.",
+        "oneOf": [ref(prefix(game) + "Replay") for game in games],
+        "discriminator": {
+            "propertyName": "game_type",
+            "mapping": {game.game_type: COMPONENTS + prefix(game) + "Replay" for game in games},
+        },
+    }
+    out["Clock"] = CLOCK
     out["Event"] = {
         "description": "An event of any game (each game's events are told apart by `type`; "
         "two games may have an event type of the same name).",

@@ -162,6 +162,7 @@ class Join(MethodView):
     @blp.response(201, JoinResultSchema)
     @operation(
         operation_id="joinGame",
+        security=OPTIONAL_BEARER,
         problems=(400, 404, 409, 413, 422, 429, 503),
         examples={
             "any-seat": {"summary": "The lowest free seat", "value": {"name": "Ann"}},
@@ -169,8 +170,12 @@ class Join(MethodView):
         },
     )
     def post(self, body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
-        """Take a free seat. The token in the answer is shown once: keep it."""
-        record, seat, token = tables().join(game_id, body["name"], body.get("seat"))
+        """Take a free seat. The token in the answer is shown once: keep it.
+
+        In a rematch, a seat is kept for its player of the finished game: send that game's
+        token (`Authorization: Bearer …`) to take it (without `seat`, you get yours).
+        """
+        record, seat, token = tables().join(game_id, body["name"], body.get("seat"), bearer_token())
         return {"game_id": game_id, "seat": seat, "token": token, "status": record.status}, 201
 
 

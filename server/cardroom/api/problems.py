@@ -14,11 +14,13 @@ from cardroom.api.observability import count_redis_error
 from cardroom.games.base import GameOver, IllegalAction, InvalidOptions, NotYourTurn
 from cardroom.service import (
     GameFull,
+    GameNotFinished,
     GameNotStarted,
     IdempotencyKeyReused,
     InvalidRequest,
     NotFound,
     PreconditionFailed,
+    SeatReserved,
     SeatTaken,
     Unauthorized,
 )
@@ -50,6 +52,15 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
     "game-finished": ("Game finished", "The game is over; it takes no more actions."),
     "game-not-started": ("Game not started", "The game waits for every seat to be taken."),
     "game-full": ("Game full", "Every seat of the game is taken."),
+    "game-not-finished": (
+        "Game not finished",
+        "This needs a finished game (a replay, a rematch): the game is still waiting or active.",
+    ),
+    "seat-reserved": (
+        "Seat reserved",
+        "The seat is kept for the player who had it in the game before this rematch: it is "
+        "taken with that player's token from the previous game.",
+    ),
     "seat-taken": ("Seat taken", "The seat asked for is taken; join another or omit `seat`."),
     "illegal-action": (
         "Illegal action",
@@ -198,6 +209,8 @@ DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
     InvalidRequest: (422, "invalid"),
     GameNotStarted: (409, "game-not-started"),
     GameFull: (409, "game-full"),
+    GameNotFinished: (409, "game-not-finished"),
+    SeatReserved: (409, "seat-reserved"),
     SeatTaken: (409, "seat-taken"),
     NotFound: (404, "game-not-found"),
     Unauthorized: (401, "unauthorized"),

@@ -154,6 +154,15 @@ class SeatSchema(Schema):
     name = fields.String(allow_none=True)
     bot = fields.String(allow_none=True, metadata=_doc("The policy of a bot seat, else null."))
     taken = fields.Boolean()
+    away = fields.Boolean(
+        metadata=_doc(
+            "The turn clock marked the seat away (`away_after` timeouts in a row): the game "
+            "no longer waits for it until its owner comes back (`POST …/back`)."
+        )
+    )
+    reserved = fields.Boolean(
+        metadata=_doc("A rematch keeps this free seat for its player of the previous game.")
+    )
 
 
 DEAL_DOC = (
@@ -188,6 +197,12 @@ class GameSummarySchema(Schema):
     )
     deal = fields.String(metadata=_doc(DEAL_DOC))
     seed = fields.Integer(allow_none=True, metadata=_doc("Revealed once the game is finished."))
+    rematch = fields.String(
+        allow_none=True,
+        metadata=_doc(
+            "The id of this game's rematch, once a seat asked for one (`POST …/rematch`)."
+        ),
+    )
     created_at = fields.Float(metadata=_doc("Unix time, seconds."))
     updated_at = fields.Float(metadata=_doc("Unix time, seconds."))
 

@@ -6,7 +6,7 @@ Every other part reads this: the service (which games and policies exist), the A
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from cardroom.games.base import Game
@@ -31,6 +31,13 @@ def _load() -> dict[str, Registered]:
         (MrToast(), {"greedy": mr_toast.greedy}),
         (ExactPlays(), {"greedy": exact_plays.greedy}),
     ]
+    for game, policies in games:
+        # The turn clock's away_bot names one of the game's bot policies (games/clock.py).
+        names = ("random", *policies)
+        game.option_specs = tuple(  # type: ignore[misc]
+            replace(spec, choices=names) if spec.name == "away_bot" else spec
+            for spec in game.option_specs
+        )
     return {
         game.game_type: Registered(game, {"random": random_policy, **policies})
         for game, policies in games

@@ -13,10 +13,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from cardroom.games import clock as clockmod
 from cardroom.games.errors import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RuleError
 from cardroom.games.moves import Args, Move, is_int
 
 __all__ = [
+    "CLOCK_SPECS",
     "Action",
     "Args",
     "Event",
@@ -72,6 +74,13 @@ class OptionSpec:
         if self.maximum is not None:
             described["maximum"] = self.maximum
         return described
+
+
+# The turn clock's options (games/clock.py), which every game lists after its own.
+CLOCK_SPECS: tuple[OptionSpec, ...] = tuple(
+    OptionSpec(name, kind, default, description, **more)
+    for name, kind, default, description, more in clockmod.CLOCK_OPTION_DOCS
+)
 
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
@@ -159,6 +168,7 @@ class Game(ABC):
                 continue
             _check_value(spec, value)
             full[name] = value
+        clockmod.check(full)
         self.check_options(players, full)
         return full
 
@@ -183,18 +193,32 @@ class Game(ABC):
         self, state: State, seat: int, action: Action, now: float | None = None
     ) -> list[Event]:
         """Apply one action in place and return its events, or raise a RuleError and change
-        nothing. ``now`` (seconds) settles a passed deadline first (``advance``)."""
+        nothing. ``now`` (seconds) settles every passed deadline first (``advance``)."""
         deadline = self.deadline(state)
         if now is not None and deadline is not None and now >= deadline:
-            # The deadline decides first; work on a copy so that a refused action still
+            # The deadlines decide first; work on a copy so that a refused action still
             # leaves the state exactly as it was.
             work = copy.deepcopy(state)
-            events = self.advance(work, now)
-            events += self._apply(work, seat, action, now)
+            events: list[Event] = []
+            while (due := self.deadline(work)) is not None and now >= due:
+                settled = self.advance(work, now)
+                if not settled:
+                    break
+                events += settled
+            events += self._acted(work, seat, action, now)
             state.clear()
             state.update(work)
             return events
-        return self._apply(state, seat, action, now)
+        return self._acted(state, seat, action, now)
+
+    def _acted(self, state: State, seat: Any, action: Any, now: float | None) -> list[Event]:
+        """A seat's own action (a person's or a bot's): its clock starts afresh."""
+        events = self._apply(state, seat, action, now)
+        clock = state.get("clock")
+        if clock is not None:
+            clock["missed"][seat] = 0
+        self._tick(state, now)
+        return events
 
     def _apply(self, state: State, seat: Any, action: Any, now: float | None) -> list[Event]:
         if self.is_over(state):
@@ -302,13 +326,113 @@ class Game(ABC):
         """
         return self.to_act(state)
 
-    def deadline(self, state: State) -> float | None:
-        """When the current wait expires (same clock as ``now``), or ``None``."""
+    # --- time: the game's own timed rule, and the turn clock (games/clock.py) -------------
+
+    def rule_deadline(self, state: State) -> float | None:
+        """When the game's own timed rule fires (same clock as ``now``), or ``None``."""
         return None
 
-    def advance(self, state: State, now: float) -> list[Event]:
-        """Resolve whatever a passed deadline decides. Default: nothing is timed."""
+    def resolve_rule_deadline(self, state: State, now: float) -> list[Event]:
+        """What the game's own timed rule decides once its deadline passed."""
         return []
+
+    def turn_marker(self, state: State) -> Any:
+        """A JSON value that changes whenever a new wait begins (a new turn, a new reaction
+        window, a new throw): a seat still awaited after it changed gets a new turn clock."""
+        return None
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """The default move of an awaited ``seat`` whose time ran out (a legal action; any
+        randomness from the state's seeded generator). Each game documents its choice."""
+        raise NotImplementedError(f"{self.title} has no default move")
+
+    def deadline(self, state: State) -> float | None:
+        """When the current wait next expires (same clock as ``now``), or ``None``: the
+        game's own timed rule or the first seat's turn clock, whichever comes first."""
+        rule = self.rule_deadline(state)
+        clock = state.get("clock")
+        if clock is None or self.is_over(state):
+            return rule
+        first = clockmod.earliest(clock)
+        if first is None:
+            return rule
+        timed = first[0] / 1000
+        return timed if rule is None else min(rule, timed)
+
+    def advance(self, state: State, now: float) -> list[Event]:
+        """Resolve *one* passed deadline (the earliest): the game's own timed rule, or one
+        seat's timeout, whose default move is played. Nothing happens before a deadline."""
+        if now is None or self.is_over(state):
+            return []
+        rule = self.rule_deadline(state)
+        clock = state.get("clock")
+        first = clockmod.earliest(clock) if clock is not None else None
+        timed = None if first is None else first[0] / 1000
+        if rule is not None and now >= rule and (timed is None or rule <= timed):
+            events = self.resolve_rule_deadline(state, now)
+        elif first is not None and timed is not None and now >= timed:
+            events = self._time_out(state, first[1], now)
+        else:
+            return []
+        self._tick(state, now)
+        return events
+
+    def _time_out(self, state: State, seat: int, now: float) -> list[Event]:
+        clock = state["clock"]
+        clock["missed"][seat] += 1
+        if clock["missed"][seat] >= clock["away_after"]:
+            clock["away"][seat] = True
+        events: list[Event] = [
+            {
+                "type": "timed_out",
+                "seat": seat,
+                "missed": clock["missed"][seat],
+                "away": clock["away"][seat],
+            }
+        ]
+        clock["since"][seat] = None  # this wait is over, whatever the default move leads to
+        events += self._apply(state, seat, self.timeout_action(state, seat), now)
+        return events
+
+    def start(self, state: State, now: float, bot_seats: set[int]) -> list[Event]:
+        """Every seat is taken: bot seats get no clock, the first waits begin."""
+        clock = state.get("clock")
+        if clock is not None:
+            for seat in bot_seats:
+                clock["exempt"][seat] = True
+            self._tick(state, now)
+        return []
+
+    def seat_back(self, state: State, seat: int, now: float) -> list[Event]:
+        """An away seat's owner is back: the game waits for it again, with a fresh clock."""
+        clock = state.get("clock")
+        if clock is None or not clock["away"][seat] or self.is_over(state):
+            return []
+        clock["away"][seat] = False
+        clock["missed"][seat] = 0
+        clock["since"][seat] = None
+        self._tick(state, now)
+        return [{"type": "seat_back", "seat": seat}]
+
+    def away_seats(self, state: State) -> set[int]:
+        clock = state.get("clock")
+        return set() if clock is None else {s for s, away in enumerate(clock["away"]) if away}
+
+    def away_bot(self, state: State) -> bool:
+        """Whether the server's bot plays this game's away seats (the ``away_bot`` option)."""
+        clock = state.get("clock")
+        return clock is not None and clock["away_bot"]
+
+    def clock_view(self, state: State) -> dict[str, Any] | None:
+        """The turn clock as everyone sees it (null for a game without one)."""
+        return clockmod.public(state.get("clock"))
+
+    def _tick(self, state: State, now: float | None) -> None:
+        clock = state.get("clock")
+        if clock is None or now is None:
+            return
+        awaited = set() if self.is_over(state) else self.awaiting(state)
+        clockmod.tick(clock, round(now * 1000), awaited, self.turn_marker(state))
 
     def is_over(self, state: State) -> bool:
         return self.phase(state) == "over"

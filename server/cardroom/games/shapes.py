@@ -53,3 +53,20 @@ def obj(required: dict[str, Schema], optional: dict[str, Schema] | None = None, 
     schema: Schema = {"type": "object", "properties": properties, "required": list(required)}
     schema.update(more)
     return schema
+
+
+# The turn clock's events (games/clock.py), in every game's Events.
+CLOCK_EVENTS: dict[str, Schema] = {
+    "timed_out": obj(
+        {
+            "seat": {**SEAT, "description": "The seat whose time ran out."},
+            "missed": {**INT, "description": "Its timeouts in a row, this one included."},
+            "away": {**BOOL, "description": "Whether the seat is away now."},
+        },
+        description="A seat's turn clock ran out: its default move follows (the rules page "
+        "says which). Its secret details (a declaration, a throw) are in the next events.",
+    ),
+    "seat_back": obj(
+        {"seat": SEAT}, description="An away seat's owner is back: the game waits for it again."
+    ),
+}

@@ -244,6 +244,8 @@ class GameRecord:
     updated_at: float = 0.0
     # The time of the last timed log entry, in whole ms (cardroom.steps).
     logged_ms: int = 0
+    # The id of this game's rematch, once a seat asked for one (cardroom.rematch).
+    rematch: str | None = None
     rev: int = 0
     write_id: str = ""
     token_hashes: dict[int, str] = field(default_factory=dict)
@@ -293,6 +295,7 @@ class GameRecord:
                 "created_at": self.created_at,
                 "updated_at": self.updated_at,
                 "logged_ms": self.logged_ms,
+                **({"rematch": self.rematch} if self.rematch else {}),
             }
         )
 

@@ -44,6 +44,12 @@ def watch(game_id: str) -> Response:
     return blp.send_static_file("table.html")
 
 
+@blp.get("/replay/<game_id>")
+def replay(game_id: str) -> Response:
+    """A finished game, step by step, every hand face up."""
+    return blp.send_static_file("replay.html")
+
+
 @blp.after_request
 def secure_headers(response: Response) -> Response:
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY

@@ -31,6 +31,7 @@ from typing import Any
 
 from cardroom.games import rng as rngmod
 from cardroom.games.base import (
+    CLOCK_SPECS,
     Action,
     Args,
     Event,
@@ -41,6 +42,7 @@ from cardroom.games.base import (
     State,
     View,
 )
+from cardroom.games.clock import new_clock
 from cardroom.games.exact_plays import shapes as out_shapes
 from cardroom.games.exact_plays.cards import (
     ALL_CODES,
@@ -220,6 +222,7 @@ class ExactPlays(Game):
                 ]
             },
         ),
+        *CLOCK_SPECS,
     )
 
     # --- options --------------------------------------------------------------------------
@@ -278,6 +281,7 @@ class ExactPlays(Game):
             "penalties": [],
             "turns_played": 0,
             "result": None,
+            "clock": new_clock(opts, players),
         }
         self._start_round(state, [])
         return state
@@ -430,6 +434,27 @@ class ExactPlays(Game):
             else:
                 args = {"cards": forced["cards"], "wild": forced.get("wild")}
                 self._play(state, seat, args, events, None, auto=True)
+
+    def turn_marker(self, state: State) -> Any:
+        """A new round's declarations, a new throw, a new turn: every awaited seat's clock
+        starts afresh."""
+        rps = state["rps"]
+        throws = len(rps["throws"]) if rps is not None else 0
+        return [state["round"], state["phase"], throws, state["turns_played"]]
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """EP-19: a random declaration, a random throw, or a pass (when EP-10 forbids it, a
+        legal play or draw at random), drawn from the game's seeded generator."""
+        phase = state["phase"]
+        if phase == "declare":
+            tokens = rngmod.choice(state["rng"], list(range(MAX_DECLARATION + 1)))
+            return {"type": "declare", "tokens": tokens}
+        if phase == "rps":
+            return {"type": "rps", "shape": rngmod.choice(state["rng"], list(SHAPES))}
+        legal = self.legal_actions(state, seat)
+        if {"type": "pass"} in legal:
+            return {"type": "pass"}
+        return rngmod.choice(state["rng"], legal)
 
     # --- declarations and start player ------------------------------------------------
 

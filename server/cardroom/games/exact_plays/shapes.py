@@ -6,6 +6,7 @@ from __future__ import annotations
 from cardroom.games.exact_plays.cards import ALL_CODES, SUIT_NAMES
 from cardroom.games.shapes import (
     BOOL,
+    CLOCK_EVENTS,
     INT,
     INTS,
     SEAT,
@@ -121,6 +122,7 @@ SHAPES = {
         description="Everything public of an Exact Plays game (EP-17).",
     ),
     "Events": {
+        **CLOCK_EVENTS,
         "round_started": obj(
             {"round": INT, "hand_sizes": INTS, "draw_pile": nullable(INT)},
             {"hand": {**CARDS, "description": "Only to its owner."}},

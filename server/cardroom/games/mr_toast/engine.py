@@ -32,6 +32,7 @@ from typing import Any
 
 from cardroom.games import rng as rngmod
 from cardroom.games.base import (
+    CLOCK_SPECS,
     Action,
     Args,
     Event,
@@ -42,6 +43,7 @@ from cardroom.games.base import (
     State,
     View,
 )
+from cardroom.games.clock import new_clock
 from cardroom.games.moves import CardField, CardsField, Move, SeatField
 from cardroom.games.mr_toast import cards as C
 from cardroom.games.mr_toast.shapes import SHAPES
@@ -253,6 +255,7 @@ class MrToast(Game):
             "MT-14: answer 'allow' automatically for players who hold no No Way card. Faster "
             "for bot games, but it shows everyone who holds no No Way card.",
         ),
+        *CLOCK_SPECS,
     )
 
     # --- options --------------------------------------------------------------------------
@@ -338,6 +341,7 @@ class MrToast(Game):
             },
             "rng": rng,
             "result": None,
+            "clock": new_clock(opts, players),
         }
         _begin_turn(state, first, [])
         return state
@@ -616,7 +620,8 @@ class MrToast(Game):
 
     moves = MOVES
 
-    def deadline(self, state: State) -> float | None:
+    def rule_deadline(self, state: State) -> float | None:
+        """MT-14: when a timed No Way window closes."""
         pend = state["pending"]
         seconds = state["options"]["reaction_deadline"]
         if (
@@ -628,8 +633,8 @@ class MrToast(Game):
             return None
         return pend["opened_at"] + seconds
 
-    def advance(self, state: State, now: float) -> list[Event]:
-        deadline = self.deadline(state)
+    def resolve_rule_deadline(self, state: State, now: float) -> list[Event]:
+        deadline = self.rule_deadline(state)
         if now is None or deadline is None or now < deadline:
             return []
         events: list[Event] = []
@@ -639,6 +644,16 @@ class MrToast(Game):
         events.append({"type": "window_closed", "reason": "deadline", "defaulted": missing})
         _resolve(state, events)
         return events
+
+    def turn_marker(self, state: State) -> Any:
+        """A new turn, or a new No Way window (MT-12), starts every awaited seat's clock."""
+        pend = state["pending"]
+        window = len(pend["no_ways"]) if state["phase"] == "reaction" and pend else -1
+        return [state["turn"], window]
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """MT-17: a seat out of time in a No Way window allows; on its turn, ends it."""
+        return {"type": "allow"} if state["phase"] == "reaction" else {"type": "end_turn"}
 
     # --- what players see -----------------------------------------------------------------
 
@@ -670,7 +685,7 @@ class MrToast(Game):
                 "answered": sorted(pend["answered"]),
                 "waiting_for": _waiting(state),
                 "opened_at": pend.get("opened_at"),
-                "deadline": self.deadline(state),
+                "deadline": self.rule_deadline(state),
             }
         phase = state["phase"]
         opt = state["options"]

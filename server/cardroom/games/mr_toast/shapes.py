@@ -6,6 +6,7 @@ from __future__ import annotations
 from cardroom.games.mr_toast.cards import CODES
 from cardroom.games.shapes import (
     BOOL,
+    CLOCK_EVENTS,
     INT,
     NUMBER,
     SEAT,
@@ -101,6 +102,7 @@ SHAPES = {
         description="Everything public of a Mr Toast game (MT-15).",
     ),
     "Events": {
+        **CLOCK_EVENTS,
         "turn_started": obj({"seat": SEAT, "turn": INT}),
         "drew": obj(
             {"seat": SEAT, "count": INT},

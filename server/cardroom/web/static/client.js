@@ -132,11 +132,29 @@ export class CardroomClient {
     return this.request("GET", `/v1/games/${encodeURIComponent(gameId)}`);
   }
 
-  /** POST /v1/games/{id}/join → {game_id, seat, token, status}. Keep the token. */
-  async join(gameId, name, seat = null) {
+  /**
+   * POST /v1/games/{id}/join → {game_id, seat, token, status}. Keep the token. In a rematch,
+   * `token` (yours in the finished game) takes the seat kept for you.
+   */
+  async join(gameId, name, seat = null, token = null) {
     const body = { name };
     if (seat !== null && seat !== undefined) body.seat = seat;
-    return this.request("POST", `/v1/games/${encodeURIComponent(gameId)}/join`, { body });
+    return this.request("POST", `/v1/games/${encodeURIComponent(gameId)}/join`, { body, token });
+  }
+
+  /** POST /v1/games/{id}/rematch → the rematch's summary: the same for every seat that asks. */
+  async rematch(gameId, token) {
+    return this.request("POST", `/v1/games/${encodeURIComponent(gameId)}/rematch`, { token });
+  }
+
+  /** POST /v1/games/{id}/back → your view: the turn clock no longer counts you away. */
+  async comeBack(gameId, token) {
+    return this.request("POST", `/v1/games/${encodeURIComponent(gameId)}/back`, { token });
+  }
+
+  /** GET /v1/games/{id}/replay → a finished game, every step, every hand face up. */
+  async replay(gameId) {
+    return this.request("GET", `/v1/games/${encodeURIComponent(gameId)}/replay`);
   }
 
   /** GET /v1/games/{id}/view → your view (token) or a spectator's (no token). */

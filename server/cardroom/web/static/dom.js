@@ -40,3 +40,11 @@ export function listing(items) {
   if (items.length <= 1) return items.join("");
   return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
+
+// How the cards were dealt (a game's `deal`), said plainly when a player should know it:
+// a creator who chose the seed or stacked the deck may know every hand.
+export function dealNotice(deal) {
+  if (deal === "seeded") return "The creator chose this game's seed: they can know every hand.";
+  if (deal === "stacked") return "The creator stacked the deck: they set the order of every card.";
+  return "";
+}

@@ -2,7 +2,7 @@
 // people and bots, the open games to join, and the games this browser holds a seat in.
 
 import { CardroomClient, Problem } from "./client.js";
-import { fill, h } from "./dom.js";
+import { dealNotice, fill, h } from "./dom.js";
 import { savedName, savedSeats, saveName, saveSeat } from "./seats.js";
 
 const api = new CardroomClient();
@@ -42,11 +42,13 @@ function optionField(gameType, option) {
   let input;
   const common = { id, name: option.name, "aria-describedby": hintId, dataset: { option: option.name } };
   if (option.choices) {
+    // A nullable choice (such as away_bot) may also be left unset: "none" sends null.
+    const choices = option.nullable ? [null, ...option.choices] : option.choices;
     input = h(
       "select",
       common,
-      option.choices.map((choice) =>
-        h("option", { value: JSON.stringify(choice), selected: choice === option.default }, String(choice)),
+      choices.map((choice) =>
+        h("option", { value: JSON.stringify(choice), selected: choice === option.default }, choice === null ? "none" : String(choice)),
       ),
     );
   } else if (option.type === "boolean") {
@@ -274,6 +276,7 @@ function openGameItem(game) {
       ` · ${game.players} players · ${free.length} free seat${free.length === 1 ? "" : "s"}`,
       people ? ` · seated: ${people}` : "",
     ),
+    dealNotice(game.deal) ? h("p", { class: "note deal-notice" }, dealNotice(game.deal)) : null,
     h(
       "p",
       { class: "links" },

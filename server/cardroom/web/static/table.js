@@ -4,7 +4,7 @@
 // what happened in words.
 
 import { CardroomClient, Problem, newKey } from "./client.js";
-import { fill, h, listing } from "./dom.js";
+import { dealNotice, fill, h, listing } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { forgetSeat, loadSeat, savedName, saveName, saveSeat } from "./seats.js";
 
@@ -78,6 +78,10 @@ function describeEvent(event) {
       return `${event.seat === ctx.me ? "You" : event.name || seatName(event.seat)} sat down in seat ${event.seat + 1}.`;
     case "game_started":
       return "Every seat is taken: the game begins.";
+    case "timed_out":
+      return `Time is up for ${ctx.name(event.seat)}: the server plays their default move${event.away ? ` (${ctx.name(event.seat)} ${event.seat === ctx.me ? "are" : "is"} now away)` : ""}.`;
+    case "seat_back":
+      return `${ctx.Name(event.seat)} ${event.seat === ctx.me ? "are" : "is"} back.`;
     case "game_over": {
       const winners = event.result?.winners ?? event.winners ?? [];
       return `Game over: ${winnersText(winners)}.`;
@@ -254,17 +258,13 @@ async function act(action) {
 }
 
 async function playAgain(button) {
+  // The rematch (POST …/rematch) is one game for every seat that asks: the friends at this
+  // table land at the same new one, each in the seat kept for their token.
   button.disabled = true;
   try {
-    const summary = await api.game(gameId); // finished: secret options are shown
-    const options = {};
-    for (const [name, value] of Object.entries(summary.options || {})) {
-      if (value !== "stacked") options[name] = value;
-    }
-    const bots = summary.seats.filter((seat) => seat.bot).map((seat) => ({ seat: seat.seat, policy: seat.bot }));
-    const game = await api.createGame({ gameType: summary.game_type, players: summary.players, options, bots });
-    if (state.seat) {
-      const joined = await api.join(game.id, state.seat.name, state.seat.seat);
+    const game = await api.rematch(gameId, state.seat.token);
+    if (!loadSeat(game.id)) {
+      const joined = await api.join(game.id, state.seat.name, state.seat.seat, state.seat.token);
       saveSeat(game.id, { seat: joined.seat, token: joined.token, name: state.seat.name, gameType: game.game_type });
     }
     window.location.assign(`/play/${encodeURIComponent(game.id)}`);
@@ -273,6 +273,36 @@ async function playAgain(button) {
     button.disabled = false;
     render();
   }
+}
+
+async function comeBack(button) {
+  button.disabled = true;
+  try {
+    accept(await api.comeBack(gameId, state.seat.token));
+  } catch (error) {
+    state.problem = { detail: problemText(error) };
+  }
+  button.disabled = false;
+  render();
+}
+
+function renderAway(view) {
+  const section = $("away");
+  const me = ctx.me;
+  const away = me !== null && view.status === "active" && view.clock?.seats?.[me]?.away;
+  if (!away) {
+    section.hidden = true;
+    return;
+  }
+  const button = h("button", { type: "button", class: "primary", id: "come-back", dataset: { focusKey: "come-back" } }, "I'm back");
+  button.addEventListener("click", () => comeBack(button));
+  fill(
+    section,
+    h("h2", { id: "away-heading" }, "You are away"),
+    h("p", {}, "Your time ran out turn after turn, so the game stopped waiting for you. Come back to play your turns again."),
+    button,
+  );
+  section.hidden = false;
 }
 
 // --- joining ------------------------------------------------------------------------------
@@ -333,6 +363,7 @@ function renderJoin() {
       ? h("p", {}, `Seat ${invitedSeat + 1} has been taken meanwhile; here are the free ones.`)
       : null,
     h("p", {}, `Seated so far: ${listing(state.summary.seats.filter((seat) => seat.taken).map((seat) => seat.name)) || "nobody"}.`),
+    dealNotice(state.summary.deal) ? h("p", { class: "note deal-notice" }, dealNotice(state.summary.deal)) : null,
     form,
     h("p", {}, h("a", { href: `/watch/${encodeURIComponent(gameId)}` }, "Just watch instead")),
   );
@@ -415,7 +446,8 @@ function renderSeats(view) {
         const badges = [];
         if (seat.seat === ctx.me) badges.push(h("span", { class: "badge you" }, "you"));
         if (seat.bot) badges.push(h("span", { class: "badge bot" }, `bot: ${seat.bot}`));
-        if (!seat.taken) badges.push(h("span", { class: "badge free" }, "free seat"));
+        if (!seat.taken) badges.push(h("span", { class: "badge free" }, seat.reserved ? "kept for its player" : "free seat"));
+        if (seat.away) badges.push(h("span", { class: "badge away" }, "away"));
         if (awaited.has(seat.seat)) badges.push(h("span", { class: "badge awaited" }, "awaited"));
         else if (toAct.has(seat.seat)) badges.push(h("span", { class: "badge to-act" }, "may still act"));
         const winner = view.result?.winners?.includes(seat.seat);
@@ -614,7 +646,14 @@ function renderResult(view) {
           }),
         )
       : null,
-    h("p", { class: "links" }, state.seat ? playAgainButton : null, h("a", { class: "button", href: "/" }, "Back to the lobby")),
+    h(
+      "p",
+      { class: "links" },
+      state.seat ? playAgainButton : null,
+      view.rematch ? h("a", { class: "button", href: `/watch/${encodeURIComponent(view.rematch)}` }, "Watch the rematch") : null,
+      h("a", { class: "button", id: "watch-replay", href: `/replay/${encodeURIComponent(gameId)}` }, "Watch the replay"),
+      h("a", { class: "button", href: "/" }, "Back to the lobby"),
+    ),
   );
   section.hidden = false;
 }
@@ -659,12 +698,19 @@ function renderCountdown(view) {
     return;
   }
   let nudged = false;
+  // The deadline is a timed No Way window's, or a seat's turn clock (MT-17, EP-19).
+  const windowDeadline = view.public?.pending?.deadline;
+  const clocked = view.clock?.seats?.find((seat) => seat.deadline === view.deadline);
+  const byClock = clocked && windowDeadline !== view.deadline;
   const tick = () => {
     const left = view.deadline - api.serverNow();
-    if (left > 0) {
+    if (left > 0 && byClock) {
+      const who = clocked.seat === ctx.me ? "Your time" : `${seatName(clocked.seat)}'s time`;
+      box.textContent = `${who}: ${Math.ceil(left)} s left, then the server plays the default move.`;
+    } else if (left > 0) {
       box.textContent = `The No Way window closes in ${Math.ceil(left)} s: who has not answered then lets it happen.`;
     } else {
-      box.textContent = "The No Way window is closing…";
+      box.textContent = byClock ? "Time is up…" : "The No Way window is closing…";
       if (!nudged && left < -2) {
         nudged = true; // the long-poll normally brings the close; if not, ask for the view
         refreshView();
@@ -689,7 +735,11 @@ function render() {
   renderProblem();
   $("note").textContent = state.note || "";
   $("note").hidden = !state.note;
+  const deal = dealNotice(view.deal);
+  $("deal").textContent = deal;
+  $("deal").hidden = !deal;
   renderInvite(view);
+  renderAway(view);
   renderResult(view);
   renderActions(view);
   renderHand(view);

@@ -1,0 +1,203 @@
+// The replay: /replay/{game}. A finished game from GET /v1/games/{id}/replay, step by step,
+// every hand face up. Each step lists only the hands and scores it changed; the table at step
+// n is the deal with the steps up to n applied (as the SDK's Replay does).
+
+import { CardroomClient, Problem } from "./client.js";
+import { fill, h, listing } from "./dom.js";
+import { gameModule } from "./games/index.js";
+
+const api = new CardroomClient();
+const gameId = decodeURIComponent(window.location.pathname.split("/")[2] || "");
+const state = { replay: null, game: gameModule(null), position: 0, tables: [] };
+const $ = (id) => document.getElementById(id);
+
+function seatName(seat) {
+  return state.replay?.seats?.[seat]?.name || `Seat ${seat + 1}`;
+}
+
+const ctx = {
+  me: null,
+  get view() {
+    return null;
+  },
+  name(seat) {
+    return seat === null || seat === undefined ? "nobody" : seatName(seat);
+  },
+  Name(seat) {
+    const text = ctx.name(seat);
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  },
+};
+
+// A replay shows every secret: an event's private part (by seat) is shown as its own.
+function revealed(event) {
+  const parts = Object.values(event.private || {});
+  return parts.length === 1 ? { ...event, ...parts[0] } : event;
+}
+
+function describe(event) {
+  switch (event.type) {
+    case "game_created":
+      return `The table is set for ${event.players} players.`;
+    case "seat_taken":
+      return `${event.name || seatName(event.seat)} sat down in seat ${event.seat + 1}.`;
+    case "game_started":
+      return "Every seat is taken: the game begins.";
+    case "timed_out":
+      return `Time is up for ${seatName(event.seat)}: the server played their default move${event.away ? ` (${seatName(event.seat)} is now away)` : ""}.`;
+    case "seat_back":
+      return `${seatName(event.seat)} is back.`;
+    case "game_over": {
+      const winners = event.result?.winners ?? event.winners ?? [];
+      return `Game over: ${winners.length ? listing(winners.map(seatName)) : "nobody"} won.`;
+    }
+    default:
+      try {
+        return state.game.describe(revealed(event), ctx) || event.type;
+      } catch {
+        return event.type;
+      }
+  }
+}
+
+function stepTitle(step) {
+  if (!step) return "The deal";
+  const who = step.seat === null || step.seat === undefined ? "" : seatName(step.seat);
+  switch (step.kind) {
+    case "join":
+      return `${step.name} took seat ${step.seat + 1}`;
+    case "action":
+      return `${who}: ${step.action?.type}`;
+    case "timeout":
+      return "A deadline passed";
+    case "back":
+      return `${who} came back`;
+    default:
+      return step.kind;
+  }
+}
+
+// The tables at every step, built once: hands as card ids and the scores.
+function tables(replay) {
+  let hands = replay.deal.hands.map((hand) => [...hand]);
+  let scores = [...replay.deal.scores];
+  const built = [{ hands, scores }];
+  for (const step of replay.steps) {
+    if (step.hands) {
+      hands = hands.map((hand, seat) => step.hands[String(seat)] ?? hand);
+    }
+    if (step.scores) scores = step.scores;
+    built.push({ hands, scores });
+  }
+  return built;
+}
+
+function go(position) {
+  const last = state.replay.steps.length;
+  state.position = Math.max(0, Math.min(last, position));
+  render();
+}
+
+function render() {
+  const replay = state.replay;
+  const last = replay.steps.length;
+  const position = state.position;
+  const step = position ? replay.steps[position - 1] : null;
+  const table = state.tables[position];
+  $("replay-slider").value = String(position);
+  $("replay-start").disabled = position === 0;
+  $("replay-back").disabled = position === 0;
+  $("replay-forward").disabled = position === last;
+  $("replay-end").disabled = position === last;
+  $("replay-position").textContent = `Step ${position} of ${last}: ${stepTitle(step)}`;
+
+  const events = step ? step.events : replay.opening_events;
+  fill(
+    $("replay-step"),
+    h("h2", { id: "step-heading" }, stepTitle(step)),
+    step ? h("p", { class: "note" }, `${(step.at / 1000).toFixed(1)} s into the game`) : null,
+    h("ol", { id: "step-events" }, events.map((event) => h("li", { dataset: { seq: String(event.seq) } }, describe(event)))),
+  );
+  $("replay-step").hidden = false;
+
+  fill(
+    $("replay-hands"),
+    h("h2", { id: "hands-heading" }, "Every hand, face up"),
+    table.hands.map((hand, seat) =>
+      h(
+        "article",
+        { class: "seat", dataset: { seat: String(seat) }, "aria-label": `${seatName(seat)}'s hand` },
+        h("h3", {}, `${seatName(seat)}${replay.seats[seat]?.bot ? ` (bot: ${replay.seats[seat].bot})` : ""}`),
+        h(
+          "div",
+          { class: "hand-cards" },
+          hand.length ? hand.map((id) => state.game.renderCard(replay.cards[id] || { id, code: id }, { small: true })) : h("span", { class: "note" }, "no cards"),
+        ),
+      ),
+    ),
+  );
+  $("replay-hands").hidden = false;
+
+  fill(
+    $("replay-scores"),
+    h("h2", { id: "scores-heading" }, "Scores"),
+    h(
+      "table",
+      { class: "scores" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Score"))),
+      h(
+        "tbody",
+        { id: "replay-score-rows" },
+        table.scores.map((score, seat) =>
+          h("tr", { class: position === last && replay.result?.winners?.includes(seat) ? "winner" : null }, h("th", { scope: "row" }, seatName(seat)), h("td", {}, String(score))),
+        ),
+      ),
+    ),
+  );
+  $("replay-scores").hidden = false;
+  const main = $("main");
+  main.dataset.position = String(position);
+  main.dataset.steps = String(last);
+}
+
+function onKey(event) {
+  if (!state.replay || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement && target.type !== "range") return;
+  const moves = { ArrowRight: state.position + 1, ArrowLeft: state.position - 1, Home: 0, End: state.replay.steps.length };
+  if (!(event.key in moves)) return;
+  if (target instanceof HTMLInputElement && target.type === "range") return; // the slider moves itself
+  event.preventDefault();
+  go(moves[event.key]);
+}
+
+async function start() {
+  try {
+    const replay = await api.replay(gameId);
+    state.replay = replay;
+    state.game = gameModule(replay.game_type);
+    state.tables = tables(replay);
+    const title = state.game.title || replay.game_type;
+    document.title = `Replay · ${title} · cardroom`;
+    $("game-title").textContent = `${title} · game ${gameId}`;
+    $("replay-heading").textContent = `Replay of this ${title} game`;
+    $("replay-slider").max = String(replay.steps.length);
+    $("replay-slider").addEventListener("input", (event) => go(Number(event.target.value)));
+    $("replay-start").addEventListener("click", () => go(0));
+    $("replay-back").addEventListener("click", () => go(state.position - 1));
+    $("replay-forward").addEventListener("click", () => go(state.position + 1));
+    $("replay-end").addEventListener("click", () => go(replay.steps.length));
+    document.addEventListener("keydown", onKey);
+    $("controls").hidden = false;
+    render();
+  } catch (error) {
+    const text = error instanceof Problem ? error.detail || error.title : "The server cannot be reached.";
+    $("replay-heading").textContent = "No replay to show";
+    $("problem").textContent = text;
+  } finally {
+    $("main").removeAttribute("aria-busy");
+    document.body.dataset.ready = "replay";
+  }
+}
+
+start();
