@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 import requests
 
+from cardroom_sdk import socket as game_socket
 from cardroom_sdk._version import __version__
 from cardroom_sdk.errors import (
     GameFinished,
@@ -96,10 +97,12 @@ class Client:
     A ``Client`` holds one ``requests.Session`` (pass your own as ``session``); use one
     client per thread. It is a context manager that closes its session.
 
-    Seats wait and play on the game socket (a WebSocket, :mod:`cardroom_sdk.socket`): the
+    Seats wait and play on the game socket (a WebSocket, :mod:`cardroom_sdk.socket`) when the
+    ``websocket-client`` package is installed (``pip install 'cardroom-sdk[socket]'``): the
     server sends each new view on it and answers actions on it, with no request per move.
-    ``sockets=False``, or a server or proxy that refuses the upgrade, makes them follow the
-    game with held view requests instead (``GET …/view?wait=30`` with If-None-Match).
+    Without it, with ``sockets=False``, or with a server or proxy that refuses the upgrade,
+    they follow the game with held view requests instead (``GET …/view?wait=30`` with
+    If-None-Match).
     """
 
     def __init__(
@@ -128,7 +131,7 @@ class Client:
         self._random = random.Random()  # the backoff's jitter
         # Seats follow games on the game socket while the server opens them (else HTTP: held
         # view requests, or the events long-poll on a server that does not hold views).
-        self.sockets = sockets
+        self.sockets = sockets and game_socket.AVAILABLE
         self.held_views = True
         self._clock: Callable[[], float] = time.monotonic
         self._last_answer: float | None = None  # when the session last had an answer

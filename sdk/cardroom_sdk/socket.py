@@ -9,6 +9,10 @@ view cost two or three.
 An action sent on the socket carries its Idempotency-Key as ``id``; when the socket breaks
 before the answer came, the SDK opens a new one and sends the same action with the same key,
 so it is applied at most once, as over HTTP.
+
+The socket needs the ``websocket-client`` package: ``pip install 'cardroom-sdk[socket]'``.
+Without it (``AVAILABLE`` is False) the SDK depends on requests alone and seats follow games
+over HTTP, with held view requests.
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
-import websocket
+try:
+    import websocket
+except ImportError:  # the SDK without its "socket" extra: HTTP only
+    websocket = None  # type: ignore[assignment]
 
 from cardroom_sdk.errors import error_from_response
 from cardroom_sdk.models import ActionResult, View
@@ -28,9 +35,14 @@ from cardroom_sdk.models import ActionResult, View
 if TYPE_CHECKING:
     from cardroom_sdk.client import Client
 
-__all__ = ["SOCKET_ERRORS", "GameSocket", "SocketRefused", "newer"]
+__all__ = ["AVAILABLE", "SOCKET_ERRORS", "GameSocket", "SocketRefused", "newer"]
 
-SOCKET_ERRORS = (websocket.WebSocketException, OSError)
+AVAILABLE = websocket is not None
+"""Whether game sockets can be opened here (the ``websocket-client`` package is installed)."""
+
+SOCKET_ERRORS: tuple[type[BaseException], ...] = (
+    (websocket.WebSocketException, OSError) if websocket is not None else (OSError,)
+)
 """The socket broke, timed out or could not be opened."""
 
 

