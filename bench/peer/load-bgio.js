@@ -55,7 +55,9 @@ function playOne({ slot, matchID, credentials }, control, started) {
     let done = 0;
     let synced = 0;
     const game = {
+      finished: false,
       finish() {
+        game.finished = true;
         for (const client of clients) {
           client.stop();
           pendingSince.delete(client);
@@ -115,7 +117,11 @@ function playOne({ slot, matchID, credentials }, control, started) {
           what: `${matchID} seat ${playerID} sent ${choice.move} on state ${stateID}`,
         });
         // Not from inside the store's notification: as a UI would, on the next tick.
-        setImmediate(() => client.moves[choice.move](...choice.args));
+        // Not if the game was finished (its clients stopped) meanwhile: a stopped client has
+        // no socket to send on.
+        setImmediate(() => {
+          if (!game.finished) client.moves[choice.move](...choice.args);
+        });
       });
       client.start();
       const socket = client.transport.socket;
@@ -147,7 +153,9 @@ function extra() {
 }
 
 drive({ slots, setup, playOne, teardown, stats, extra }).then(
-  () => process.exit(0),
+  // Exit once stdout is flushed: a pipe is written asynchronously, and exiting at once
+  // could cut the result line short (a 10 s window's is well over 64 KB).
+  () => process.stdout.write('', () => process.exit(0)),
   (error) => {
     console.error(error);
     process.exit(1);

@@ -1,8 +1,9 @@
-"""The SDK itself plays a few games, and every request it sends is counted by kind.
+"""The SDK itself plays a few games, and every request and game-socket message it sends (and
+every view the server pushes to it) is counted by kind.
 
-The peer load's cardroom client (load-cardroom.js) reproduces the SDK's requests without
-Python's cost per request; this check says whether it still does: the run prints the SDK's
-requests per move next to the Node client's. Outside the measured windows.
+The peer load's cardroom client (load-cardroom.js) reproduces the SDK's requests and
+messages without Python's cost per message; this check says whether it still does: the run
+prints the SDK's messages per move next to the Node client's. Outside the measured windows.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from urllib.parse import urlsplit
 import requests
 
 from cardroom_sdk import Client, RandomBot
+from cardroom_sdk.socket import GameSocket
 
 PLAYERS = 4
 
@@ -30,10 +32,10 @@ def kind_of(response: requests.Response) -> str:
         return "join"
     if path.endswith("/actions"):
         return "act"
-    if path.endswith("/view"):
-        return "view"
     if path.endswith("/events"):
         return "events (wait)" if "wait=" in parts.query else "events"
+    if path.endswith("/view"):
+        return "view (held)" if "wait=" in parts.query else "view"
     return path
 
 
@@ -56,6 +58,32 @@ def run(url: str, games: int, game_type: str, seed: int, timeout: float = 120.0)
                 else:
                     refused += 1
 
+    pushed = 0
+    socket_send, socket_receive = GameSocket._send, GameSocket._receive
+
+    def counted_send(sock: GameSocket, message: dict[str, Any]) -> None:
+        with lock:
+            kind = str(message.get("type"))
+            counts[kind] = counts.get(kind, 0) + 1
+            if kind == "hello":  # the upgrade request that opened the socket
+                counts["socket"] = counts.get("socket", 0) + 1
+        socket_send(sock, message)
+
+    def counted_receive(sock: GameSocket, seconds: float | None) -> Any:
+        nonlocal pushed, moves, refused
+        before = sock.latest
+        answer = socket_receive(sock, seconds)
+        with lock:
+            if sock.latest is not before and answer is None:
+                pushed += 1
+            if answer is not None and answer.get("type") == "result":
+                moves += 1
+            elif answer is not None and answer.get("type") == "problem":
+                refused += 1
+        return answer
+
+    GameSocket._send = counted_send  # type: ignore[method-assign]
+    GameSocket._receive = counted_receive  # type: ignore[method-assign]
     clients: list[Client] = []
     threads: list[threading.Thread] = []
 
@@ -88,6 +116,7 @@ def run(url: str, games: int, game_type: str, seed: int, timeout: float = 120.0)
         if any(thread.is_alive() for thread in threads):
             errors.append(f"games still running after {timeout:.0f} s")
     finally:
+        GameSocket._send, GameSocket._receive = socket_send, socket_receive  # type: ignore[method-assign]
         for client in clients:
             client.close()
     per_move = max(1, moves)
@@ -99,5 +128,6 @@ def run(url: str, games: int, game_type: str, seed: int, timeout: float = 120.0)
         "seconds": time.monotonic() - started,
         "requests_per_move": {kind: n / per_move for kind, n in sorted(counts.items())},
         "requests_total_per_move": sum(counts.values()) / per_move,
+        "pushed_per_move": pushed / per_move,
         "errors": errors[:5],
     }

@@ -39,7 +39,6 @@ class WindowSpec:
     client_processes: int
     seed: int
     cardroom_game: str
-    idempotency: bool
     transports: str | None
 
 
@@ -80,9 +79,11 @@ class _Client:
             except queue.Empty:
                 continue
             if message is None:
+                self.stderr.flush()
+                tail = Path(self.stderr.name).read_text(errors="replace")[-2000:]
                 raise RuntimeError(
                     f"load client exited ({self.process.wait()}) before {event!r};"
-                    f" see {self.stderr.name}"
+                    f" the end of its log ({self.stderr.name}):\n{tail}"
                 )
             if message.get("event") == event:
                 return message
@@ -161,7 +162,6 @@ def run_window(system: System, spec: WindowSpec, log_dir: Path) -> dict[str, Any
             ]
             if system.kind == "cardroom":
                 command += ["--game-type", spec.cardroom_game]
-                command += ["--idempotency", "on" if spec.idempotency else "off"]
             elif spec.transports:
                 command += ["--transports", spec.transports]
             clients.append(_Client(command, log_dir / f"load-{system.kind}.log"))

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 import requests
 
+from cardroom_sdk import socket as game_socket
 from cardroom_sdk._version import __version__
 from cardroom_sdk.errors import (
     GameFinished,
@@ -41,6 +42,7 @@ from cardroom_sdk.retry import (
     retry_after,
     retry_delay,
 )
+from cardroom_sdk.socket import SOCKET_ERRORS, GameSocket, SocketRefused, newer
 
 if TYPE_CHECKING:
     from cardroom_sdk.bot import Bot
@@ -51,6 +53,11 @@ log = logging.getLogger("cardroom_sdk")
 
 MAX_WAIT = 30.0
 """The longest long-poll the server holds (``wait`` ≤ 30 seconds)."""
+
+IDLE_REUSE = 4.0
+"""A pooled connection idle this long is not sent on again but closed: the server closes an
+idle keep-alive connection after 5 s, and a request sent just as it does would fail with no
+answer (a create or a join could then not be retried)."""
 
 
 def _json(response: requests.Response) -> Any:
@@ -89,6 +96,13 @@ class Client:
 
     A ``Client`` holds one ``requests.Session`` (pass your own as ``session``); use one
     client per thread. It is a context manager that closes its session.
+
+    Seats wait and play on the game socket (a WebSocket, :mod:`cardroom_sdk.socket`) when the
+    ``websocket-client`` package is installed (``pip install 'cardroom-sdk[socket]'``): the
+    server sends each new view on it and answers actions on it, with no request per move.
+    Without it, with ``sockets=False``, or with a server or proxy that refuses the upgrade,
+    they follow the game with held view requests instead (``GET …/view?wait=30`` with
+    If-None-Match).
     """
 
     def __init__(
@@ -101,6 +115,7 @@ class Client:
         *,
         max_backoff: float = 30.0,
         user_agent: str | None = None,
+        sockets: bool = True,
     ):
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url must start with http:// or https://, not {base_url!r}")
@@ -114,6 +129,12 @@ class Client:
         self.session = session if session is not None else requests.Session()
         self._sleep: Callable[[float], None] = time.sleep
         self._random = random.Random()  # the backoff's jitter
+        # Seats follow games on the game socket while the server opens them (else HTTP: held
+        # view requests, or the events long-poll on a server that does not hold views).
+        self.sockets = sockets and game_socket.AVAILABLE
+        self.held_views = True
+        self._clock: Callable[[], float] = time.monotonic
+        self._last_answer: float | None = None  # when the session last had an answer
 
     def __repr__(self) -> str:
         return f"Client({self.base_url!r})"
@@ -245,9 +266,38 @@ class Client:
         response = self._request("POST", self._game_path(game_id, "back"), token=token)
         return View.from_json(_json(response) or {}, etag=response.headers.get("ETag"))
 
-    def view(self, game_id: str, token: str | None = None) -> View:
-        """The seat's view (its hand, ``to_act``, ``legal_actions``…); no token: a spectator's."""
-        response = self._request("GET", self._game_path(game_id, "view"), token=token)
+    def view(
+        self,
+        game_id: str,
+        token: str | None = None,
+        *,
+        changed_from: View | None = None,
+        wait: float = 0,
+    ) -> View:
+        """The seat's view (its hand, ``to_act``, ``legal_actions``…); no token: a spectator's.
+
+        With ``changed_from`` (a view you hold) and ``wait`` > 0 (at most 30 s), the server
+        holds the request until the game changes and answers with the new view; if nothing
+        changed in ``wait`` seconds, ``changed_from`` itself is returned.
+        """
+        wait = min(max(0.0, float(wait)), MAX_WAIT)
+        headers: dict[str, str] = {}
+        params: dict[str, Any] = {}
+        if changed_from is not None and changed_from.etag:
+            headers["If-None-Match"] = _quote_etag(changed_from.etag)
+            if wait:
+                params["wait"] = round(wait, 3)
+        response = self._request(
+            "GET",
+            self._game_path(game_id, "view"),
+            token=token,
+            params=params,
+            headers=headers,
+            expect=(200, 304),
+            read_timeout=self.timeout + wait,
+        )
+        if response.status_code == 304 and changed_from is not None:
+            return changed_from
         return View.from_json(_json(response) or {}, etag=response.headers.get("ETag"))
 
     def act(
@@ -338,6 +388,7 @@ class Client:
         attempt = 0
         while True:
             last = attempt >= self.retries
+            self._close_idle_connections()
             try:
                 response = self.session.request(
                     method,
@@ -348,10 +399,12 @@ class Client:
                     timeout=timeout,
                 )
             except TRANSPORT_ERRORS as failure:
+                self._last_answer = None
                 if last or not may_retry_failure(failure, repeat):
                     raise self._no_answer(method, path, attempt, failure, repeat) from failure
                 reason, delay = str(failure), self._delay(attempt, None)
             else:
+                self._last_answer = self._clock()
                 if response.status_code in expect:
                     return response
                 error = error_from_response(
@@ -363,6 +416,16 @@ class Client:
             log.warning("%s %s: %s; retrying in %.2fs", method, path, reason, delay)
             self._sleep(delay)
             attempt += 1
+
+    def _close_idle_connections(self) -> None:
+        """Close the session's pooled connections once idle for ``IDLE_REUSE`` seconds,
+        before the server's keep-alive timeout closes them under a request (the next request
+        opens a new one)."""
+        if self._last_answer is None or self._clock() - self._last_answer < IDLE_REUSE:
+            return
+        for adapter in self.session.adapters.values():
+            adapter.close()
+        self._last_answer = None
 
     def _delay(self, attempt: int, server_asks: float | None) -> float:
         return retry_delay(attempt, server_asks, self.backoff, self.max_backoff, self._random)
@@ -408,9 +471,40 @@ class Seat:
         self.name = name
         self.joined = joined
         self.last_seq = 0
+        self._socket: GameSocket | None = None
 
     def __repr__(self) -> str:
         return f"Seat(game_id={self.game_id!r}, seat={self.seat})"
+
+    def __enter__(self) -> Seat:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the seat's game socket, if :meth:`wait_for_turn` opened one."""
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+
+    def _open_socket(self) -> GameSocket | None:
+        """The seat's game socket, opened if need be; None when the game is followed over
+        HTTP (sockets off, refused by the server or a proxy, or not reachable now)."""
+        if self._socket is not None or not self.client.sockets:
+            return self._socket
+        try:
+            self._socket = GameSocket(self.client, self.game_id, self.token)
+        except SocketRefused as refused:
+            log.info("game sockets refused (%s): following games over HTTP", refused)
+            self.client.sockets = False
+        except SOCKET_ERRORS as failure:
+            log.warning("game %s: no game socket (%s); over HTTP this time", self.game_id, failure)
+        return self._socket
+
+    def _drop_socket(self, failure: BaseException) -> None:
+        log.warning("game %s seat %d: the game socket broke (%s)", self.game_id, self.seat, failure)
+        self.close()
 
     def summary(self) -> GameSummary:
         return self.client.game(self.game_id)
@@ -427,8 +521,10 @@ class Seat:
         """Come back after the turn clock marked this seat away."""
         return self.client.come_back(self.game_id, self.token)
 
-    def view(self) -> View:
-        return self.client.view(self.game_id, self.token)
+    def view(self, *, changed_from: View | None = None, wait: float = 0) -> View:
+        """This seat's view; with ``changed_from`` and ``wait``, held until it changes
+        (:meth:`Client.view`)."""
+        return self.client.view(self.game_id, self.token, changed_from=changed_from, wait=wait)
 
     def act(
         self,
@@ -436,12 +532,40 @@ class Seat:
         if_match: str | None = None,
         idempotency_key: str | None = None,
     ) -> ActionResult:
-        result = self.client.act(self.game_id, self.token, action, if_match, idempotency_key)
+        """Post an action as this seat: on its game socket when one is open, else over HTTP;
+        both carry an Idempotency-Key, and a retry after a broken socket reuses it."""
+        key = idempotency_key or str(uuid.uuid4())
+        result = self._act_on_socket(action, if_match, key)
+        if result is None:
+            result = self.client.act(self.game_id, self.token, action, if_match, key)
         seen = [event.seq for event in result.events]
         if result.view is not None and result.view.last_seq is not None:
             seen.append(result.view.last_seq)
         self.last_seq = max([self.last_seq, *seen])
         return result
+
+    def _act_on_socket(
+        self, action: Mapping[str, Any], if_match: str | None, key: str
+    ) -> ActionResult | None:
+        """The action sent on the open game socket (None: no socket, send it over HTTP).
+
+        A broken socket is opened again and the action sent again with the same key, after
+        the client's backoff, as often as the client retries a request."""
+        attempt = 0
+        while self._socket is not None:
+            try:
+                return self._socket.act(action, if_match, key)
+            except SOCKET_ERRORS as failure:
+                self._drop_socket(failure)
+                if attempt >= self.client.retries:
+                    raise ServerUnavailable(
+                        f"game {self.game_id}: no answer on the game socket after "
+                        f"{attempt + 1} attempt(s): {failure}"
+                    ) from failure
+                self.client._sleep(self.client._delay(attempt, None))
+                attempt += 1
+                self._open_socket()
+        return None
 
     def events(
         self, after: int | None = None, wait: float = 0, limit: int | None = None
@@ -461,10 +585,12 @@ class Seat:
         """Block until the game waits for this seat (:attr:`View.my_turn`) or is finished;
         return the fresh view.
 
-        Built on the events long-poll: fetch the view; while the game does not wait for this
-        seat, hold ``GET …/events?after=<the view's last_seq>&wait=…`` until something
-        happens (another seat's move, a timed window's deadline), then fetch the view again.
-        No sleeping, no polling loop.
+        On the seat's game socket (opened here, left open for the next wait or action, closed
+        by :meth:`close`): the server sends the seat's view whenever the game changes, and
+        this returns the first that waits for this seat. Without a socket, over HTTP: hold
+        ``GET …/view?wait=30`` with the view's ETag as If-None-Match, which answers with the
+        new view as soon as the game changes (a timed window's deadline too). No sleeping,
+        no polling loop.
 
         A seat that has answered in a simultaneous phase (an Exact Plays declaration, which
         may be changed until everyone has declared) is not awaited: it waits until the game
@@ -483,10 +609,25 @@ class Seat:
                 stacklevel=2,
             )
         ends = _ends(timeout)
-        view = self.view()
+        view = self._current_view()
         while not (view.finished or (view.can_act if again else view.my_turn)):
             view = self._next_view(view, ends, timeout)
         return view
+
+    def _current_view(self) -> View:
+        """The view now: the first on a new socket, asked for on one already open."""
+        had_socket = self._socket is not None
+        sock = self._open_socket()
+        if sock is not None:
+            try:
+                if had_socket:
+                    return sock.look(self.client.timeout)
+                view = sock.next_view(None, self.client.timeout)
+                if view is not None:
+                    return view
+            except SOCKET_ERRORS as failure:
+                self._drop_socket(failure)
+        return self.view()
 
     def play(self, bot: Bot, *, timeout: float | None = None) -> View:
         """Play this seat with ``bot`` until the game is finished; return the final view.
@@ -496,22 +637,25 @@ class Seat:
         :meth:`~cardroom_sdk.Bot.reconsider` decides to change it. ``timeout`` bounds each
         wait between two of this seat's moves (None: wait as long as it takes).
         """
-        view = self.wait_for_turn(timeout)
-        bot.game_started(view)
-        ends = _ends(timeout)
-        while not view.finished:
-            if view.my_turn:
-                view = self._move(bot.choose(view), view)
-                ends = _ends(timeout)
-                continue
-            view = self._next_view(view, ends, timeout)
-            if view.can_act and not view.my_turn:
-                change = bot.reconsider(view)
-                if change is not None:
-                    view = self._move(change, view)
+        try:
+            view = self.wait_for_turn(timeout)
+            bot.game_started(view)
+            ends = _ends(timeout)
+            while not view.finished:
+                if view.my_turn:
+                    view = self._move(bot.choose(view), view)
                     ends = _ends(timeout)
-        bot.game_over(view)
-        return view
+                    continue
+                view = self._next_view(view, ends, timeout)
+                if view.can_act and not view.my_turn:
+                    change = bot.reconsider(view)
+                    if change is not None:
+                        view = self._move(change, view)
+                        ends = _ends(timeout)
+            bot.game_over(view)
+            return view
+        finally:
+            self.close()
 
     def _move(self, action: Mapping[str, Any], view: View) -> View:
         """Post ``action``, chosen from ``view``; return the view to go on from.
@@ -529,7 +673,15 @@ class Seat:
         except GameFinished:
             return self.view()
         except (NotYourTurn, StaleVersion, IllegalAction) as refusal:
-            fresh = self.view()
+            fresh = self._socket.latest if self._socket is not None else None
+            if isinstance(refusal, StaleVersion) and self._socket is not None:
+                # The game changed since the view: its socket brings the new view.
+                try:
+                    fresh = self._socket.next_view(view, self.client.timeout)
+                except SOCKET_ERRORS as failure:
+                    self._drop_socket(failure)
+            if fresh is None or newer(view, fresh) is view:
+                fresh = self.view()
             if (fresh.version, fresh.last_seq) == (view.version, view.last_seq):
                 raise
             log.info(
@@ -544,11 +696,9 @@ class Seat:
     def _next_view(self, view: View, ends: float | None, timeout: float | None) -> View:
         """Block until the game has moved on from ``view``; return the new view.
 
-        Long-polls the events after the view's ``last_seq``: any event wakes it, hidden ones
-        included (``last_seq`` covers them). The server ends a wait at a timed window's
-        deadline and closes the window, so that wakes it too.
+        On the game socket: the next view the server sends (it sends one for every change,
+        a timed window closing at its deadline included). Over HTTP: the held view request.
         """
-        after = view.last_seq if view.last_seq is not None else self.last_seq
         while True:
             wait = MAX_WAIT
             if ends is not None:
@@ -558,11 +708,37 @@ class Seat:
                         f"seat {self.seat} of game {self.game_id}: no turn within {timeout}s"
                     )
                 wait = min(wait, left)
-            batch = self.events(after=after, wait=wait)
-            if batch.last_seq > after:
-                return self.view()
-            if view.deadline is not None and time.time() >= view.deadline:
-                return self.view()  # a server that did not close the window: reading does
+            sock = self._open_socket()
+            if sock is not None:
+                try:
+                    found = sock.next_view(view, wait)
+                except SOCKET_ERRORS as failure:
+                    self._drop_socket(failure)
+                    self.client._sleep(self.client._delay(0, None))
+                    continue
+                if found is not None:
+                    return found
+                continue
+            if not self.client.held_views:
+                fresh = self._after_events(view, wait)
+            else:
+                asked = time.monotonic()
+                fresh = self.view(changed_from=view, wait=wait)
+                if fresh is view and time.monotonic() - asked < min(1.0, wait / 2):
+                    # Not modified, long before `wait`: a server that does not hold views.
+                    log.info("the server does not hold view requests: following events")
+                    self.client.held_views = False
+            if fresh is not view:
+                return fresh
+
+    def _after_events(self, view: View, wait: float) -> View:
+        """The events long-poll after the view's last event, then the view if any came
+        (for a server that does not hold view requests); ``view`` itself if none came."""
+        after = view.last_seq if view.last_seq is not None else self.last_seq
+        batch = self.events(after=after, wait=wait)
+        if batch.last_seq > after or (view.deadline is not None and time.time() >= view.deadline):
+            return self.view()
+        return view
 
 
 def _ends(timeout: float | None) -> float | None:

@@ -34,6 +34,7 @@ from cardroom.games.base import (
 from cardroom.history import History
 from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, OutcomeUnknown
 from cardroom.store.buckets import new_game_id
+from cardroom.store.changes import Watch
 from cardroom.store.games import Loaded, hash_token, idempotency_key
 
 MAX_ATTEMPTS = 50
@@ -343,12 +344,60 @@ class Tables:
         seat = self._authenticate(record, token) if token is not None else None
         return record, seat
 
+    def snapshot(self, game_id: str, heard: int | None = None) -> GameRecord:
+        """The game as stored now, for reading only: this process's kept copy when it is at
+        least at revision ``heard`` (what a watch heard of), else one load shared by the
+        followers asking at once (``GameStore.snapshot``). A passed deadline or bot play
+        left due is settled first, as by any read (``_fresh``)."""
+        try:
+            record = self.store.snapshot(game_id, heard)
+        except Gone:
+            raise NotFound(game_id) from None
+        if self.unsettled(record):
+            return self._fresh(game_id)
+        return record
+
+    def unsettled(self, record: GameRecord) -> bool:
+        """A read of this game has work to do first: a passed deadline, or bots to play."""
+        if record.status != "active":
+            return False
+        game = get_game(record.game_type)
+        deadline = game.deadline(record.state)
+        if deadline is not None and self.clock() >= deadline:
+            return True
+        return self._bots_pending(record, game)
+
+    def view_after(
+        self, game_id: str, token: str | None, seen: Callable[[str], bool], wait: float
+    ) -> tuple[GameRecord, int | None]:
+        """The game as ``token``'s seat sees it, once its view's ETag is not one ``seen``
+        (the caller's If-None-Match), waiting up to ``wait`` seconds for a write."""
+        record, seat = self.open(game_id, token)
+        if wait <= 0 or not seen(etag_for(record, seat)):
+            return record, seat
+        ends = self.clock() + wait
+        with self.store.watch(game_id) as watch:
+            record = self.snapshot(game_id)  # looked at again once watched
+            while seen(etag_for(record, seat)) and (left := ends - self.clock()) > 0:
+                self.wait_on(watch, record, left)
+                record = self.snapshot(game_id, watch.heard)
+        return record, seat
+
+    def wait_on(self, watch: Watch, record: GameRecord, seconds: float) -> bool:
+        """Wait until ``watch`` hears of a write or ``seconds`` pass, at most until the game's
+        timed window closes (the next read settles it). True if a write was heard."""
+        if record.status == "active":
+            deadline = get_game(record.game_type).deadline(record.state)
+            if deadline is not None:
+                seconds = min(seconds, max(0.0, deadline - self.clock()) + 0.01)
+        return watch.wait(seconds)
+
     def shape_view(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
         game = get_game(record.game_type)
         public = game.view(record.state, seat)
         you = public.pop("you", None)
-        active = record.status == "active"
-        to_act = sorted(game.to_act(record.state)) if active else []
+        shared = self._view_parts(record, game)
+        to_act = shared["to_act"]
         legal = game.legal_actions(record.state, seat) if seat in to_act else []
         return {
             "game_id": record.id,
@@ -357,9 +406,33 @@ class Tables:
             "version": record.version,
             "last_seq": record.seq,
             "to_act": to_act,
-            "awaiting": sorted(game.awaiting(record.state)) if active else [],
+            "awaiting": shared["awaiting"],
             "you": you,
             "legal_actions": legal,
+            "deadline": shared["deadline"],
+            "clock": shared["clock"],
+            "rematch": shared["rematch"],
+            "result": shared["result"],
+            "deal": shared["deal"],
+            "seats": shared["seats"],
+            "scores": shared["scores"],
+            "options": shared["options"],
+            "public": public,
+        }
+
+    def _view_parts(self, record: GameRecord, game: Game) -> dict[str, Any]:
+        """What every seat's view of this version shares, made once per record and version:
+        the followers of a game in this process read one record (``snapshot``), so each
+        change shapes these once, not once per seat. Shared between views: never changed."""
+        # Every step adds an event; a rematch is named by a write that adds none.
+        mark = (record.version, record.seq, record.status, record.rematch)
+        cached = record.view_parts
+        if cached is not None and cached[0] == mark:
+            return cached[1]
+        active = record.status == "active"
+        parts = {
+            "to_act": sorted(game.to_act(record.state)) if active else [],
+            "awaiting": sorted(game.awaiting(record.state)) if active else [],
             "deadline": game.deadline(record.state) if active else None,
             "clock": game.clock_view(record.state) if active else None,
             "rematch": record.rematch,
@@ -368,8 +441,9 @@ class Tables:
             "seats": self._seats(record, game),
             "scores": game.scores(record.state),
             "options": self._public_options(game, record),
-            "public": public,
         }
+        record.view_parts = (mark, parts)
+        return parts
 
     def events(
         self, game_id: str, token: str | None, after: int, wait: float, limit: int
@@ -378,9 +452,11 @@ class Tables:
         seat = self._authenticate(record, token) if token is not None else None
         if record.seq <= after and wait > 0:
             ends = self.clock() + wait
-            while record.seq <= after and (left := ends - self.clock()) > 0:
-                self._wait(record, left)
-                record = self._fresh(game_id)
+            with self.store.watch(game_id) as watch:
+                record = self.snapshot(game_id)  # looked at again once watched
+                while record.seq <= after and (left := ends - self.clock()) > 0:
+                    self.wait_on(watch, record, left)
+                    record = self.snapshot(game_id, watch.heard)
         raw = self.history.events_after(record, after, limit)
         last = raw[-1]["seq"] if raw else max(after, 0)
         visible = [shown for event in raw if (shown := redact_event(event, seat)) is not None]
@@ -399,38 +475,27 @@ class Tables:
         seat = self._authenticate(record, token) if token is not None else None
 
         def generate() -> Iterator[tuple[int, dict[str, Any]] | None]:
-            cursor, current = after, record
+            cursor = after
             ends = self.clock() + lifetime
-            while True:
-                raw = self.history.events_after(current, cursor, 200)
-                for event in raw:
-                    cursor = event["seq"]
-                    shown = redact_event(event, seat)
-                    if shown is not None:
-                        yield cursor, shown
-                if raw:
-                    continue
-                if current.status == "finished" or self.clock() >= ends:
-                    return
-                if not self._wait(current, heartbeat):
-                    yield None
-                current = self._fresh(game_id)
+            with self.store.watch(game_id) as watch:
+                current = self.snapshot(game_id)  # looked at again once watched
+                while True:
+                    raw = self.history.events_after(current, cursor, 200)
+                    for event in raw:
+                        cursor = event["seq"]
+                        shown = redact_event(event, seat)
+                        if shown is not None:
+                            yield cursor, shown
+                    if raw:
+                        continue
+                    if current.status == "finished" or self.clock() >= ends:
+                        return
+                    woken = self.wait_on(watch, current, heartbeat)
+                    current = self.snapshot(game_id, watch.heard)
+                    if not woken and current.seq <= cursor:
+                        yield None  # a quiet spell: the heartbeat
 
         return seat, generate()
-
-    def _wait(self, record: GameRecord, seconds: float) -> bool:
-        """Block until the game is written after ``record`` or ``seconds`` pass; True if it was.
-
-        A timed reaction window closes lazily, on a request: the wait stops at its deadline,
-        and the caller's next read resolves it.
-        """
-        deadline = get_game(record.game_type).deadline(record.state)
-        if deadline is not None and record.status == "active" and deadline > self.clock():
-            seconds = min(seconds, deadline - self.clock() + 0.01)
-        changed = self.store.wait_for_change(record.id, record.rev, seconds)
-        if not changed and deadline is not None and self.clock() >= deadline:
-            return self._fresh(record.id).seq > record.seq
-        return changed
 
     # --- acting -------------------------------------------------------------------------
 
@@ -532,13 +597,13 @@ class Tables:
             if event["seq"] > before and (redacted := redact_event(event, seat)) is not None
         ]
         if idem_key is None:
-            self.store.commit(record)
+            self.store.commit(record, final=True)
             return ActionOutcome(200, self._action_answer(record, seat, shown))
         # The answer is stored with the action, so it is made first, with the ETag of the
         # version the commit makes (rev + 1).
         answer = self._action_answer(record, seat, shown, rev=record.rev + 1)
         stored = {"body": body_digest, "status": 200, "response": answer}
-        self.store.commit(record, idempotency=(idem_key, stored))
+        self.store.commit(record, idempotency=(idem_key, stored), final=True)
         return ActionOutcome(200, answer)
 
     def _action_answer(

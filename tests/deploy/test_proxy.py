@@ -4,6 +4,7 @@ no API worker while /healthz through the proxy keeps answering within a second."
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import threading
@@ -13,6 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 import requests
+import websocket
 
 from cardroom.store.embedded import free_port
 
@@ -87,6 +89,33 @@ def test_the_api_works_through_the_proxy(proxy):
         timeout=10,
     )
     assert too_big.status_code == 413, "refused by nginx before the API reads it"
+
+
+def test_a_seat_plays_on_its_game_socket_through_the_proxy(proxy):
+    game_id = requests.post(
+        f"{proxy}/v1/games", json={"game_type": "mr-toast", "players": 2}, timeout=10
+    ).json()["id"]
+    joined = [
+        requests.post(f"{proxy}/v1/games/{game_id}/join", json={"name": "p"}, timeout=10).json()
+        for _ in range(2)
+    ]
+    url = proxy.replace("http://", "ws://") + f"/v1/games/{game_id}/socket"
+    sockets = [websocket.create_connection(url, timeout=10) for _ in joined]
+    try:
+        views = []
+        for sock, seat in zip(sockets, joined, strict=True):
+            sock.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            views.append(json.loads(sock.recv())["view"])
+        mover = next(i for i, view in enumerate(views) if view["legal_actions"])
+        action = {"type": "act", "id": "k1", "action": views[mover]["legal_actions"][0]}
+        sockets[mover].send(json.dumps(action))
+        answer = json.loads(sockets[mover].recv())
+        assert answer["type"] == "result" and answer["status"] == 200
+        pushed = json.loads(sockets[1 - mover].recv())  # the other seat's new view
+        assert pushed["type"] == "view" and pushed["view"]["version"] == answer["result"]["version"]
+    finally:
+        for sock in sockets:
+            sock.close()
 
 
 def test_a_slow_body_attack_holds_no_api_worker_and_health_answers_within_a_second(

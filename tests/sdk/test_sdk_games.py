@@ -50,15 +50,15 @@ def hand_keys_outside_you(value: Any, path: str = "") -> list[str]:
 
 class Player:
     """One SDK bot in its own thread, with its own Client, recording every view it gets (the
-    views it fetches and those its actions' answers carry)."""
+    views it fetches, those its game socket brings and those its actions' answers carry)."""
 
     def __init__(self, base_url: str, game_id: str, index: int, bot_class: type):
         self.client = Client(base_url, timeout=15)
         self.views: list[View] = []
         fetch = self.client.view
 
-        def recording_view(game_id: str, token: str | None = None) -> View:
-            view = fetch(game_id, token)
+        def recording_view(game_id: str, token: str | None = None, **held: Any) -> View:
+            view = fetch(game_id, token, **held)
             self.views.append(view)
             return view
 
@@ -73,6 +73,25 @@ class Player:
 
         self.client.act = recording_act  # type: ignore[method-assign]
         self.seat: Seat = self.client.join(game_id, f"sdk-bot-{index}")
+        open_socket = self.seat._open_socket
+
+        def recording_socket() -> Any:
+            sock = open_socket()
+            if sock is not None and not hasattr(sock, "recorded"):
+                sock.recorded = True
+                receive = sock._receive
+
+                def recording_receive(seconds: float | None) -> Any:
+                    before = sock.latest
+                    answer = receive(seconds)
+                    if sock.latest is not None and sock.latest is not before:
+                        self.views.append(sock.latest)
+                    return answer
+
+                sock._receive = recording_receive
+            return sock
+
+        self.seat._open_socket = recording_socket  # type: ignore[method-assign]
         self.bot = bot_class(seed=index)
         self.final: View | None = None
         self.events: list[dict[str, Any]] = []

@@ -1,4 +1,5 @@
-"""The SDK stands alone: requests only, no server import; models tolerate new fields."""
+"""The SDK stands alone: requests only (websocket-client with its "socket" extra), no server
+import; models tolerate new fields."""
 
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ def test_distribution_metadata() -> None:
     meta = project["project"]
     assert meta["name"] == "cardroom-sdk" and meta["version"] == "0.2.0"
     assert cardroom_sdk.__version__ == meta["version"]
+    # requests for HTTP; websocket-client, for the game socket (cardroom_sdk.socket), is an
+    # extra: without it seats follow games over HTTP.
     assert meta["dependencies"] == ["requests>=2.31"]
+    assert meta["optional-dependencies"] == {"socket": ["websocket-client>=1.6"]}
     assert meta["requires-python"] == ">=3.11"
     assert meta["scripts"] == {"cardroom-bot": "cardroom_sdk.runner:main"}
     assert project["build-system"]["build-backend"] == "setuptools.build_meta"
@@ -57,7 +61,30 @@ def test_sdk_never_imports_the_server() -> None:
     assert done.stdout.strip() == "[]"
 
 
-ALLOWED_TOP_LEVEL = set(sys.stdlib_module_names) | {"requests", "urllib3", "cardroom_sdk"}
+ALLOWED_TOP_LEVEL = set(sys.stdlib_module_names) | {
+    "requests",
+    "urllib3",
+    "websocket",
+    "cardroom_sdk",
+}
+
+
+def test_without_websocket_client_seats_play_over_http(live_server: str) -> None:
+    """The SDK's bare install (requests only): no game socket, the game followed over HTTP."""
+    code = (
+        "import sys\n"
+        "sys.modules['websocket'] = None  # as if websocket-client were not installed\n"
+        "from cardroom_sdk import Client, EagerBot\n"
+        "from cardroom_sdk import socket\n"
+        f"client = Client({live_server!r})\n"
+        "game = client.create_game('exact-plays', 2, bots={1: 'greedy'})\n"
+        "view = client.join(game.id, 'bare').play(EagerBot(), timeout=30)\n"
+        "print(socket.AVAILABLE, client.sockets, view.finished)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split() == ["False", "False", "True"], done.stderr
 
 
 def test_models_tolerate_new_and_missing_fields() -> None:

@@ -92,18 +92,38 @@ def choose(base: str, game_id: str, token: str, seen: dict[str, Any]):
     return play
 
 
-def is_long_poll(url: str) -> bool:
-    return "/events?" in url and "wait=0" not in url
+def is_pushed_view(message: str | bytes) -> bool:
+    """A view the game socket sends on its own (not an answer to the page's message)."""
+    if isinstance(message, bytes):
+        return False
+    body = json.loads(message)
+    return body.get("type") == "view" and "id" not in body
 
 
 def refuse_a_stale_move(page: Any, guard: Any, base: str, game_id: str, token: str) -> None:
     """Act behind the page's back, then click a control of the older position: the page
     shows the problem's detail and rule, and then the new position."""
-    held: list[Any] = []
-    # Hold the page's events long-poll (not its one-off reads, sent with wait=0), and reload
-    # so that the long-poll already under way is replaced by a held one.
-    page.route(is_long_poll, lambda route: held.append(route))
-    page.reload()
+    held: list[str] = []
+    holding = {"on": True}
+    routes: list[Any] = []
+
+    def route(socket: Any) -> None:
+        # The page's game socket, through to the server; the views the server pushes are held
+        # back while `holding`, so the page keeps showing the older position.
+        server = socket.connect_to_server()
+        routes.append(socket)
+
+        def from_server(message: str | bytes) -> None:
+            if holding["on"] and is_pushed_view(message):
+                held.append(message)
+            else:
+                socket.send(message)
+
+        server.on_message(from_server)
+        socket.on_message(lambda message: server.send(message))
+
+    page.route_web_socket(re.compile(r"/socket$"), route)
+    page.reload()  # so that the page's socket is a routed one
     wait_for_table(page)
     try:
         view = api_view(base, game_id, token)
@@ -115,7 +135,6 @@ def refuse_a_stale_move(page: Any, guard: Any, base: str, game_id: str, token: s
             timeout=HTTP_TIMEOUT,
         )
         assert answer.status_code == 200, answer.text
-        guard.expect(422, "/actions")
         version = page.get_attribute("main", "data-version")
         buttons = page.locator("#actions button[data-action]")
         for index, text in enumerate(buttons.evaluate_all("bs => bs.map(b => b.dataset.action)")):
@@ -124,6 +143,7 @@ def refuse_a_stale_move(page: Any, guard: Any, base: str, game_id: str, token: s
                 break
         else:
             raise AssertionError("the stale control is not shown")
+        # Refused on the socket (422, MT-7: the card is no longer in the hand).
         page.wait_for_selector("#problem .problem-rule", timeout=MOVE_TIMEOUT_MS)
         assert re.search(r"\(rule MT-\d+\)", page.inner_text("#problem .problem-rule"))
         assert page.inner_text("#problem .problem-detail").strip()
@@ -132,8 +152,11 @@ def refuse_a_stale_move(page: Any, guard: Any, base: str, game_id: str, token: s
             # The new position offers what the view lists now: step 3, a blue card or the end.
             assert {"type": "end_turn"} in offered(page)
     finally:
-        # Let the held long-polls through: unrouting hands them on to the network.
-        page.unroute(is_long_poll)
+        # Let the held views through, and every later one.
+        holding["on"] = False
+        for socket in routes:
+            for message in held:
+                socket.send(message)
 
 
 def best_move(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -191,6 +214,10 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
 
     moves = play_until_over(page, play, max_moves=MAX_MOVES, seconds=GAME_SECONDS, between=midway)
     assert seen.get("reloaded") and seen.get("refused") and seen.get("picked")
+    # The page followed the game on its game socket (opened again after each reload), with
+    # no events long-poll.
+    assert any(url.endswith(f"/v1/games/{game_id}/socket") for url in guard.sockets)
+    assert guard.long_polls == 0
 
     result = page.inner_text("#result")
     assert "Game over" in result and "Final scores" in result

@@ -32,10 +32,14 @@ class PageGuard:
         self.expected: list[list[Any]] = []  # [status, url part, how many still expected]
         self.capture_json = capture_json
         self.json_answers: list[tuple[str, Any]] = []
+        self.sockets: list[str] = []  # game sockets the page opened
+        self.long_polls = 0  # events long-polls it sent (none while its socket works)
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
         page.on("requestfailed", self._request_failed)
         page.on("response", self._response)
+        page.on("websocket", self._websocket)
+        page.on("request", self._request)
 
     def _console(self, message: Any) -> None:
         if message.type != "error":
@@ -45,6 +49,10 @@ class PageGuard:
         if message.text.startswith("Failed to load resource: the server responded"):
             return
         self.problems.append(f"console error: {message.text} at {message.location}")
+
+    def _request(self, request: Any) -> None:
+        if "/events?" in request.url and "wait=" in request.url and "wait=0" not in request.url:
+            self.long_polls += 1
 
     def _request_failed(self, request: Any) -> None:
         failure = request.failure or ""
@@ -66,6 +74,18 @@ class PageGuard:
                 entry[2] -= 1
                 return
         self.problems.append(f"HTTP {response.status}: {response.request.method} {response.url}")
+
+    def _websocket(self, socket: Any) -> None:
+        """What the game socket brings is checked like the JSON answers of requests."""
+        self.sockets.append(socket.url)
+        if not self.capture_json:
+            return
+
+        def received(payload: str | bytes) -> None:
+            if isinstance(payload, str):
+                self.json_answers.append((socket.url, json.loads(payload)))
+
+        socket.on("framereceived", received)
 
     def expect(self, status: int, url_part: str, count: int = 1) -> None:
         self.expected.append([status, url_part, count])

@@ -686,6 +686,15 @@ PARAMETERS: dict[str, Schema] = {
         "another value is replaced by a fresh id.",
         "schema": {"type": "string"},
     },
+    "wait": {
+        "in": "query",
+        "name": "wait",
+        "required": False,
+        "description": "With If-None-Match: seconds to hold the request while the view is the "
+        "one you hold (≤ 30). It answers with the new view as soon as the game changes, or 304 "
+        "when `wait` passes first.",
+        "schema": {"type": "number", "minimum": 0, "maximum": 30, "default": 0},
+    },
     "If-None-Match": {
         "in": "header",
         "name": "If-None-Match",
@@ -706,7 +715,7 @@ PARAMETERS: dict[str, Schema] = {
         "required": False,
         "description": "Retry safely: the same key and body return the first answer "
         "(Idempotent-Replayed: true) and apply nothing twice; the same key with another "
-        "body is a 422. Kept 24 hours, per seat token.",
+        "body is a 422. Kept an hour (`CARDROOM_IDEMPOTENCY_TTL`), per seat token.",
         "schema": {"type": "string", "minLength": 1, "maxLength": 255},
     },
     "Last-Event-ID": {
@@ -744,7 +753,8 @@ def operation(**doc: Any) -> Callable[[Any], Any]:
     ``operation_id``; ``problems`` (statuses); ``parameters`` (names in PARAMETERS);
     ``response`` (``(status, component or None, [header names], description)``);
     ``request`` (a component for the JSON body); ``examples`` (of the JSON body);
-    ``stream`` (a component for each Server-Sent Event); ``not_modified`` (a 304).
+    ``stream`` (a component for each Server-Sent Event); ``not_modified`` (a 304);
+    ``problem_docs`` (this operation's own words for a problem status).
     """
 
     def mark(func: Any) -> Any:
@@ -827,7 +837,7 @@ class OperationDocs(BasePlugin):
             }
         for status in doc.get("problems", ()):
             responses[str(status)] = {
-                "description": PROBLEM_DOCS[status],
+                "description": doc.get("problem_docs", {}).get(status, PROBLEM_DOCS[status]),
                 "content": {PROBLEM_JSON: {"schema": ref("Problem")}},
                 "headers": _header_refs(["X-Request-ID", *_PROBLEM_HEADERS.get(status, [])]),
             }

@@ -23,6 +23,7 @@ from cardroom.api.schemas import (
     JoinResultSchema,
     JoinSchema,
 )
+from cardroom.api.socket import open_socket
 from cardroom.service import InvalidRequest, Tables, etag_for
 from cardroom.store.games import IndexEntry
 
@@ -178,25 +179,48 @@ class Join(MethodView):
         return {"game_id": game_id, "seat": seat, "token": token, "status": record.status}, 201
 
 
+MAX_VIEW_WAIT = 30.0
+
+
+def view_wait(text: str | None) -> float:
+    """The view's `wait` (read by hand: a view is the most frequent request, and a schema
+    would cost it more than the rest of its arguments' handling; docs/benchmarks.md)."""
+    if text is None:
+        return 0.0
+    try:
+        wait = float(text)
+    except ValueError:
+        raise InvalidRequest("wait must be a number of seconds", "wait") from None
+    if not 0 <= wait <= MAX_VIEW_WAIT:  # also refuses nan
+        raise InvalidRequest(f"wait must be between 0 and {MAX_VIEW_WAIT:g} seconds", "wait")
+    return min(wait, current_app.config["CARDROOM_SETTINGS"].max_wait_seconds)
+
+
 @blp.route("/games/<game_id>/view")
 class GameView(MethodView):
     @operation(
         operation_id="getView",
         security=OPTIONAL_BEARER,
-        parameters=["If-None-Match"],
+        parameters=["wait", "If-None-Match"],
         response=(200, "View", ["ETag"], "Your view."),
         not_modified=True,
-        problems=(401, 404, 503),
+        problems=(401, 404, 422, 503),
     )
     def get(self, game_id: str) -> Any:
         """Your view: the public state, your hand, who is to act, your legal actions.
 
-        Without a token you are a spectator and see only what is public.
+        Without a token you are a spectator and see only what is public. With `wait` and
+        the ETag of the view you hold as If-None-Match, the request is held until the game
+        changes and answers with the new view (304 if `wait` passes first): one request
+        per change to follow a game (docs/api.md, "Following a game").
         """
         service = tables()
-        record, seat = service.open(game_id, bearer_token())
+        held = request.if_none_match
+        # request.args parses the query string: only when there is one.
+        wait = view_wait(request.args.get("wait")) if request.query_string else 0.0
+        record, seat = service.view_after(game_id, bearer_token(), held.contains, wait)
         etag = etag_for(record, seat)
-        if request.if_none_match.contains(etag):
+        if held.contains(etag):
             response = Response(status=304)
         else:
             view = service.shape_view(record, seat)
@@ -208,6 +232,38 @@ class GameView(MethodView):
         response.headers["Vary"] = "Authorization"
         response.headers["Cache-Control"] = "private, no-cache"
         return response
+
+
+@blp.route("/games/<game_id>/socket", websocket=True)
+class GameSocket(MethodView):
+    @operation(
+        operation_id="openGameSocket",
+        security=OPTIONAL_BEARER,
+        response=(
+            101,
+            None,
+            [],
+            'Switching Protocols: a WebSocket. Send `{"type": "hello", "token": …}` '
+            'first; the server sends `{"type": "view", "view": View}` now and after '
+            'every change of the game, and answers `{"type": "act", "id": key, '
+            '"action": Action}` with `{"type": "result", "id", "result": '
+            'ActionResult}` or `{"type": "problem", "id", "problem"}` '
+            '(docs/api.md, "The game socket").',
+        ),
+        problems=(400, 422),
+        problem_docs={
+            400: "Not a WebSocket upgrade (problem `http-error`).",
+            422: "The upgrade cannot be served here (`field`: `Upgrade`).",
+        },
+    )
+    def get(self, game_id: str) -> Any:
+        """A WebSocket on which your seat acts and is sent its view whenever the game changes.
+
+        The cheapest way to play: no request per move. The seat token comes in the first
+        message (browsers cannot set headers on a WebSocket) or as `Authorization: Bearer`
+        on the upgrade. Everything else about an action is as `POST …/actions`.
+        """
+        return open_socket(tables(), game_id, bearer_token())
 
 
 @blp.route("/games/<game_id>/actions")

@@ -213,6 +213,11 @@ def _count_request(method: str, route: str, status: int, seconds: float) -> None
     children[1].observe(seconds)
 
 
+def count_action(game_type: str) -> None:
+    """An accepted action, counted outside a request's end (the game socket's)."""
+    _count_action(game_type)
+
+
 def _count_action(game_type: str) -> None:
     child = _action_metrics.get(game_type)
     if child is None:

@@ -22,7 +22,8 @@ read is refused, never merged, and the refusal carries the game as stored, so th
 tries again without another load.
 ``w`` makes every write's mark unique: a game restored from an older snapshot counts its
 ``rev`` up again, but never matches a record read before. A write publishes the new ``rev``
-on ``cardroom:game:{ID}:changed``, which wakes event long-polls.
+and ``w`` on ``cardroom:game:{ID}:changed``; each process hears them through one pattern
+subscription (``cardroom.store.changes``), which wakes its long-polls and game sockets.
 
 Each process keeps the games it last read or wrote (``cardroom.store.recent``):
 ``GameStore.recall`` gives one without a round trip, as a guess that the commit checks.
@@ -44,10 +45,12 @@ before.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import secrets
+import threading
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -59,6 +62,7 @@ from redis.cluster import RedisCluster
 from redis.commands.core import Script
 
 from cardroom.store import buckets
+from cardroom.store.changes import ChangeFeed, Watch
 from cardroom.store.connection import DeferredCluster
 from cardroom.store.due import DueSet
 from cardroom.store.recent import KEPT_GAMES, RecentGames
@@ -127,7 +131,7 @@ if ARGV[1] == '' and KEYS[3] then
   if newest then x = math.max(x, math.floor(tonumber(newest) / buckets) + 1) end
   redis.call('ZADD', KEYS[3], string.format('%.0f', x * buckets + tonumber(ARGV[13])), ARGV[15])
 end
-redis.call('PUBLISH', KEYS[1] .. ':changed', new)
+redis.call('PUBLISH', KEYS[1] .. ':changed', new .. ' ' .. ARGV[11])
 return new
 """
 
@@ -251,6 +255,8 @@ class GameRecord:
     pending: list[str] = field(default_factory=list)
     # Recalled from this process's kept games (GameStore.recall), not loaded: a guess.
     recalled: bool = field(default=False, compare=False)
+    # What every seat's view of this version shares (Tables._view_parts), once made.
+    view_parts: tuple[Any, dict[str, Any]] | None = field(default=None, compare=False, repr=False)
 
     def log(self, entry: list[Any]) -> None:
         """Add an entry to the game's log; it is written with the record."""
@@ -369,12 +375,15 @@ class GameStore:
         # A game no person has joined lives this long (all-bot games and untaken tables).
         self.unjoined_ttl_seconds = unjoined_ttl_seconds or ttl_seconds
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
-        self.recent = RecentGames(kept_games)
+        self.recent = RecentGames(kept_games, GameRecord.from_hash)
+        self.changes = ChangeFeed(self.blocking_client)
         self.due = DueSet(client)
         self._commit = client.register_script(_COMMIT)
         self._refuse = client.register_script(_REFUSE)
         self._legacy_index = False
         self._legacy_checked = -LEGACY_CHECK_SECONDS
+        self._loading: dict[str, threading.Lock] = {}
+        self._loading_lock = threading.Lock()
 
     def ping(self) -> bool:
         return bool(self.client.ping())
@@ -446,13 +455,16 @@ class GameStore:
         create: bool = False,
         token: tuple[int, str] | None = None,
         idempotency: tuple[str, dict[str, Any]] | None = None,
+        final: bool = False,
     ) -> None:
         """Write the record, its new log entries, a token hash and a stored response, or nothing.
 
         Raises Conflict if the game changed since ``record.rev`` was read, Gone if it expired,
         Answered if the idempotency key has an answer already. ``create``: the game must not
         exist, and its index entry is written with it (its id must come from
-        ``buckets.new_game_id``).
+        ``buckets.new_game_id``). ``final``: the caller never changes the record again, so
+        once written it is this process's snapshot of the game as it is (``snapshot``),
+        read by the followers here without decoding the kept hash again.
         """
         sealed, appended = self._log_update(record)
         body = record.to_json()
@@ -492,7 +504,7 @@ class GameStore:
         if token:
             record.token_hashes[token[0]] = token_hash
         record.log_written(sealed, appended)
-        self.recent.keep(record.id, record.as_stored(body))
+        self.recent.keep(record.id, record.as_stored(body), record if final else None)
 
     def remember_refusal(self, record: GameRecord, key: str, stored: dict[str, Any]) -> None:
         """Store a refusal of an action as the answer of its Idempotency-Key ``key``, if the
@@ -561,33 +573,51 @@ class GameStore:
         return zlib.compress(b"\n".join(lines), 6), ""
 
     def wait_for_change(self, game_id: str, rev: int, seconds: float) -> bool:
-        """Wait until the game is written after ``rev`` (a PUBLISH of the commit script), or
-        ``seconds`` pass. True if it was.
+        """Wait until the game is written after ``rev``, or ``seconds`` pass. True if it was
+        (or may have been: the change feed lost its subscription meanwhile).
 
-        Subscribed before looking again, so a write in between is never missed.
+        Watched before looking again, so a write in between is never missed.
         """
         if seconds <= 0:
             return False
-        pubsub = self.blocking_client.pubsub()
-        try:
-            pubsub.subscribe(changes_channel(game_id))
-            ends = time.monotonic() + seconds
-            subscribed = False
-            while not subscribed and (left := ends - time.monotonic()) > 0:
-                message = pubsub.get_message(timeout=left)
-                subscribed = message is not None and message["type"] == "subscribe"
-            if not subscribed:
+        ends = time.monotonic() + seconds
+        with self.changes.watch(game_id) as watch:
+            if not self.changes.live(seconds):
                 return False
             current = self.client.hget(game_key(game_id), "rev")
             if current is None or int(current) != rev:
                 return True
-            while (left := ends - time.monotonic()) > 0:
-                message = pubsub.get_message(timeout=left)
-                if message is not None and message["type"] == "message":
-                    return True
-            return False
-        finally:
-            pubsub.close()
+            return watch.wait(ends - time.monotonic())
+
+    def watch(self, game_id: str) -> contextlib.AbstractContextManager[Watch]:
+        """Watch a game's writes (``cardroom.store.changes``): look at it after this began."""
+        return self.changes.watch(game_id)
+
+    def snapshot(self, game_id: str, heard: int | None) -> GameRecord:
+        """The game as stored, for reading only (never change it): this process's kept copy
+        when it is at least at revision ``heard`` (the newest a watch heard of; None: not
+        known), else one load, shared by every follower that asks at the same time.
+        """
+        if heard is not None:
+            kept = self.recent.snapshot(game_id, heard)
+            if kept is not None:
+                return kept
+        with self._loading_lock:
+            lock = self._loading.setdefault(game_id, threading.Lock())
+        with lock:
+            if heard is not None:
+                kept = self.recent.snapshot(game_id, heard)
+                if kept is not None:
+                    return kept
+            try:
+                self.load(game_id)
+                kept = self.recent.snapshot(game_id, 0)
+            finally:
+                with self._loading_lock:
+                    self._loading.pop(game_id, None)
+        if kept is None:  # kept games turned off: the load itself
+            return self.load(game_id).record
+        return kept
 
     def index_keys(self) -> list[str]:
         """Every part of the listing index: the buckets, and the legacy index while it holds

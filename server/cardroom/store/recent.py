@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
 # One entry is the game's hash as Redis holds it: about 2 to 4 KB for a 4-player game.
 KEPT_GAMES = 1024
@@ -27,20 +29,47 @@ _WEIGHT = 1 / 32
 
 
 class RecentGames:
-    def __init__(self, kept: int = KEPT_GAMES):
+    def __init__(
+        self, kept: int = KEPT_GAMES, decode: Callable[[str, dict[bytes, bytes]], Any] | None = None
+    ):
         self.kept = kept
         self.current_share = 1.0
+        self.decode = decode
         self._hashes: OrderedDict[str, dict[bytes, bytes]] = OrderedDict()
+        # A kept hash decoded once, shared by the followers that read it (never changed).
+        self._decoded: dict[str, Any] = {}
         self._lock = threading.Lock()
 
-    def keep(self, game_id: str, stored: dict[bytes, bytes]) -> None:
+    def keep(self, game_id: str, stored: dict[bytes, bytes], decoded: Any = None) -> None:
+        """Keep a game's hash (and, if the caller has it and never changes it again, the
+        record it decodes to)."""
         if self.kept <= 0:
             return
         with self._lock:
+            if decoded is not None:
+                self._decoded[game_id] = decoded
+            elif self._hashes.get(game_id) is not stored:
+                self._decoded.pop(game_id, None)
             self._hashes[game_id] = stored
             self._hashes.move_to_end(game_id)
             while len(self._hashes) > self.kept:
-                self._hashes.popitem(last=False)
+                dropped, _ = self._hashes.popitem(last=False)
+                self._decoded.pop(dropped, None)
+
+    def snapshot(self, game_id: str, at_least: int) -> Any | None:
+        """The kept game decoded (one object shared by every reader: never change it), if
+        it is kept at revision ``at_least`` or newer; else None."""
+        with self._lock:
+            stored = self._hashes.get(game_id)
+            if stored is None or int(stored[b"rev"]) < at_least or self.decode is None:
+                return None
+            decoded = self._decoded.get(game_id)
+        if decoded is None:
+            decoded = self.decode(game_id, stored)
+            with self._lock:
+                if self._hashes.get(game_id) is stored:
+                    self._decoded[game_id] = decoded
+        return decoded
 
     def get(self, game_id: str) -> dict[bytes, bytes] | None:
         with self._lock:
@@ -52,6 +81,7 @@ class RecentGames:
     def forget(self, game_id: str) -> None:
         with self._lock:
             self._hashes.pop(game_id, None)
+            self._decoded.pop(game_id, None)
 
     def observe(self, current: bool) -> None:
         """An action found its game's kept hash current (or not)."""

@@ -7,6 +7,9 @@
 //   let view = await api.view(game.id, token);            // your hand, to_act, legal_actions…
 //   const answer = await api.act(game.id, token, view.legal_actions[0]);
 //   for await (const page of api.follow(game.id, { token, after: answer.view.last_seq })) { … }
+//   const socket = api.socket(game.id, { token, eventsAfter: 0 });  // the cheapest way to play
+//   for await (const { view, events } of socket.updates()) { … }   // a view each change
+//   await socket.act(view.legal_actions[0]);                         // answered on the socket
 //
 // Every method returns the parsed JSON body the API documents (see /docs). A refusal throws a
 // Problem carrying the RFC 9457 fields (status, type, detail, rule, field).
@@ -44,7 +47,8 @@ function sleep(ms, signal) {
   });
 }
 
-function newKey() {
+/** A fresh Idempotency-Key. */
+export function newKey() {
   if (globalThis.crypto?.randomUUID) return crypto.randomUUID();
   return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 }
@@ -187,6 +191,18 @@ export class CardroomClient {
   }
 
   /**
+   * The seat's game socket (a WebSocket, GET /v1/games/{id}/socket): the server sends the
+   * view (and, with `eventsAfter`, the events since the last one) each time the game changes,
+   * and answers actions on it. Returns a GameSocket; see its `updates()` and `act()`.
+   */
+  socket(gameId, { token = null, eventsAfter = null } = {}) {
+    const base = new URL(this.baseUrl || "/", globalThis.location?.href);
+    base.protocol = base.protocol === "https:" ? "wss:" : "ws:";
+    base.pathname = `${base.pathname.replace(/\/$/, "")}/v1/games/${encodeURIComponent(gameId)}/socket`;
+    return new GameSocket(base.toString(), { token, eventsAfter });
+  }
+
+  /**
    * Follow a game: an async iterator of event pages ({events, last_seq}) from the long-poll,
    * each page yielded as soon as it arrives. Network errors and 5xx answers are retried with
    * a growing pause; a 4xx (the game expired, a wrong token) ends it by throwing. Stop it
@@ -212,5 +228,93 @@ export class CardroomClient {
         yield page;
       }
     }
+  }
+}
+
+/**
+ * One open game socket. `updates()` yields {view, events} as the server sends them; `act()`
+ * sends an action with an Idempotency-Key (`id`) and resolves with the answer the REST API
+ * gives ({version, events, view}) or throws its Problem. `closed` resolves when the socket
+ * closes ({code, opened}: whether it ever opened). Reopen with a new GameSocket.
+ */
+export class GameSocket {
+  constructor(url, { token = null, eventsAfter = null } = {}) {
+    this.queue = [];
+    this.waiting = null;
+    this.answers = new Map();
+    this.opened = false;
+    this.ws = new WebSocket(url);
+    this.closed = new Promise((resolve) => {
+      this.ws.addEventListener("close", (event) => {
+        for (const [, settle] of this.answers) settle.reject(new Error("the game socket closed"));
+        this.answers.clear();
+        this.wake();
+        resolve({ code: event.code, opened: this.opened });
+      });
+    });
+    this.ws.addEventListener("open", () => {
+      this.opened = true;
+      const hello = { type: "hello" };
+      if (token) hello.token = token;
+      if (eventsAfter !== null && eventsAfter !== undefined) hello.events_after = eventsAfter;
+      this.ws.send(JSON.stringify(hello));
+    });
+    this.ws.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+  }
+
+  receive(message) {
+    const settle = message.id !== undefined && message.id !== null ? this.answers.get(message.id) : null;
+    if (settle) {
+      this.answers.delete(message.id);
+      if (message.type === "result") settle.resolve(message.result);
+      else settle.reject(new Problem(message.problem?.status || 500, message.problem));
+    } else if (message.type === "view") {
+      this.queue.push({ view: message.view, events: message.events || [] });
+    } else if (message.type === "problem") {
+      this.problem = new Problem(message.problem?.status || 500, message.problem);
+    }
+    this.wake();
+  }
+
+  wake() {
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) waiting();
+  }
+
+  /** {view, events} as the server sends them, until the socket closes. */
+  async *updates() {
+    for (;;) {
+      while (this.queue.length) yield this.queue.shift();
+      if (this.ws.readyState >= WebSocket.CLOSING) {
+        if (this.problem) throw this.problem;
+        return;
+      }
+      await new Promise((resolve) => {
+        this.waiting = resolve;
+      });
+    }
+  }
+
+  /** Send an action; its answer, or its Problem. */
+  act(action, { idempotencyKey = newKey(), ifMatch = null } = {}) {
+    return new Promise((resolve, reject) => {
+      if (this.ws.readyState !== WebSocket.OPEN) {
+        reject(new Error("the game socket is not open"));
+        return;
+      }
+      this.answers.set(idempotencyKey, { resolve, reject });
+      const message = { type: "act", id: idempotencyKey, action };
+      if (ifMatch) message.if_match = ifMatch;
+      this.ws.send(JSON.stringify(message));
+    });
+  }
+
+  get open() {
+    return this.ws.readyState === WebSocket.OPEN;
+  }
+
+  close() {
+    this.ws.close();
   }
 }

@@ -1,8 +1,9 @@
 // The table: /play/{game} (your seat, or a free one to take) and /watch/{game} (a spectator).
 // It shows the view the API gives, offers exactly the view's legal_actions, follows the game
-// through the events long-poll and tells what happened in words.
+// on its game socket (the events long-poll where WebSockets do not get through) and tells
+// what happened in words.
 
-import { CardroomClient, Problem } from "./client.js";
+import { CardroomClient, Problem, newKey } from "./client.js";
 import { dealNotice, fill, h, listing } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { forgetSeat, loadSeat, savedName, saveName, saveSeat } from "./seats.js";
@@ -32,6 +33,8 @@ const state = {
   problem: null,
   note: null,
   follower: null,
+  socket: null, // the open game socket, if any
+  noSockets: false, // a socket never opened here: follow over HTTP
   countdownTimer: null,
   secretOptions: null, // names of the options shown as "stacked" until the game ends
 };
@@ -146,8 +149,14 @@ async function refreshView() {
 
 async function follow() {
   state.follower?.abort();
+  state.socket?.close();
+  state.socket = null;
   const controller = new AbortController();
   state.follower = controller;
+  if ("WebSocket" in window && !state.noSockets) {
+    await followOnSocket(controller);
+    return;
+  }
   try {
     for await (const page of api.follow(gameId, { token: state.seat?.token, after: state.lastSeq, signal: controller.signal })) {
       addEvents(page.events);
@@ -165,7 +174,45 @@ async function follow() {
   }
 }
 
-window.addEventListener("pagehide", () => state.follower?.abort());
+/** Views and events as the game socket sends them; a broken socket is opened again. */
+async function followOnSocket(controller) {
+  const socket = api.socket(gameId, { token: state.seat?.token, eventsAfter: state.lastSeq });
+  state.socket = socket;
+  try {
+    for await (const { view, events } of socket.updates()) {
+      if (controller.signal.aborted) break;
+      addEvents(events);
+      if (events.some((event) => event.type === "seat_taken") && state.view?.status === "waiting") {
+        state.summary = await api.game(gameId);
+      }
+      accept(view);
+      if (state.view?.status === "finished") {
+        await loadReveal();
+        render();
+        socket.close();
+        return;
+      }
+      render();
+    }
+  } catch (error) {
+    // The server refused the socket's hello (the game expired, the token is not this game's).
+    if (!controller.signal.aborted) {
+      state.problem = { detail: `Stopped following the game: ${problemText(error)}` };
+      render();
+    }
+    return;
+  }
+  const { opened } = await socket.closed;
+  if (controller.signal.aborted) return;
+  if (!opened) state.noSockets = true; // WebSockets do not get through: the long-poll then
+  else await new Promise((resolve) => setTimeout(resolve, 1000));
+  if (!controller.signal.aborted) follow();
+}
+
+window.addEventListener("pagehide", () => {
+  state.follower?.abort();
+  state.socket?.close();
+});
 
 // --- acting -------------------------------------------------------------------------------
 
@@ -175,7 +222,7 @@ async function submit(action) {
   state.problem = null;
   render();
   try {
-    const answer = await api.act(gameId, state.seat.token, action);
+    const answer = await act(action);
     addEvents(answer.events || []);
     if (answer.view) accept(answer.view);
     if (state.view?.status === "finished") await loadReveal();
@@ -193,6 +240,21 @@ async function submit(action) {
     state.busy = false;
     render();
   }
+}
+
+/** An action on the game socket when it is open, else over HTTP; a socket that breaks before
+ * the answer came is followed by the same action over HTTP with the same Idempotency-Key, so
+ * it is applied once. */
+async function act(action) {
+  const idempotencyKey = newKey();
+  if (state.socket?.open) {
+    try {
+      return await state.socket.act(action, { idempotencyKey });
+    } catch (error) {
+      if (error instanceof Problem) throw error;
+    }
+  }
+  return api.act(gameId, state.seat.token, action, { idempotencyKey });
 }
 
 async function playAgain(button) {

@@ -1,0 +1,155 @@
+"""Instructions per move of one cardroom worker, counted by callgrind (bench/peer/README.md).
+
+    .venv/bin/python -m bench.peer.instructions [--games 8] [--seconds 40]
+        [--server-env NAME=VALUE …] [--load-dir DIR]
+
+runs one gunicorn worker (cardroom's production config) under ``valgrind --tool=callgrind``,
+plays ``--games`` concurrent 4-player games on it with the peer bench's cardroom load
+(``load-cardroom.js``: every seat as the SDK's ``Seat.play``), and prints the worker's
+instructions per move over a window of ``--seconds`` (callgrind counts only inside the
+window: ``callgrind_control`` switches it on and off). Instruction counts do not depend on
+the machine's load, so two variants compare on a shared, noisy machine; the worker runs
+about fifty times slower under valgrind, which only makes the window hold fewer moves. Only
+user-space instructions of the worker are counted: not the kernel's work for its system
+calls, and not Redis (another process). ``--server-env`` sets the server's environment
+(``CARDROOM_KEPT_GAMES=0``, or ``PYTHONPATH=/path/to/other/server`` to measure other code);
+``--load-dir`` runs another ``load-cardroom.js`` (with its ``load-common.js`` and a
+``node_modules``), e.g. an older one that follows games as an older SDK did.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench import servers
+from bench.peer.systems import PEER_DIR, ensure_packages
+from cardroom.store.embedded import EmbeddedRedis, free_port
+
+BOOT_SECONDS = 600.0  # a worker under valgrind imports everything about fifty times slower
+
+
+def _instructions(pid: int) -> int:
+    out = subprocess.run(
+        ["callgrind_control", "-e", "Ir", str(pid)], capture_output=True, text=True, check=True
+    ).stdout
+    if "Totals" not in out:
+        raise RuntimeError(f"no instruction count in callgrind_control's answer: {out!r}")
+    # One line per thread; none before anything was counted.
+    counts = re.findall(r"^\s*Th\s+\d+\s+([\d,]+)", out, re.MULTILINE)
+    return sum(int(count.replace(",", "")) for count in counts)
+
+
+def _worker_of(master: int) -> int:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        children = subprocess.run(
+            ["pgrep", "-P", str(master)], capture_output=True, text=True, check=False
+        ).stdout.split()
+        if children:
+            return int(children[0])
+        time.sleep(0.2)
+    raise RuntimeError("gunicorn started no worker")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.peer.instructions", description=__doc__)
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--load-dir", type=Path, default=PEER_DIR)
+    args = parser.parse_args(argv)
+    for tool in ("valgrind", "callgrind_control", "node"):
+        if shutil.which(tool) is None:
+            print(f"bench.peer.instructions: skipped: {tool} is not installed")
+            return 0
+    ensure_packages(lambda message: print(message, file=sys.stderr))
+    with EmbeddedRedis(tempfile.mkdtemp(prefix="cardroom-instructions-")) as redis_server:
+        port = free_port()
+        env = dict(
+            os.environ,
+            REDIS_URL=redis_server.url,
+            CARDROOM_BIND=f"127.0.0.1:{port}",
+            CARDROOM_WORKERS="1",
+            CARDROOM_WORKER_TIMEOUT="900",
+            CARDROOM_RATE_LIMIT_CREATE="off",
+            CARDROOM_RATE_LIMIT_JOIN="off",
+        )
+        env.update(item.split("=", 1) for item in args.server_env)
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--trace-children=yes",
+            "--instr-atstart=no",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--config",
+            "python:cardroom.gunicorn_conf",
+        ]
+        log_path = Path(tempfile.gettempdir()) / f"cardroom-instructions-{port}.log"
+        with open(log_path, "wb") as log:
+            master = subprocess.Popen(
+                command, env=env, cwd=servers.ROOT, stdout=log, stderr=subprocess.STDOUT
+            )
+        load = None
+        try:
+            servers.wait_healthy(port, master, timeout=BOOT_SECONDS)
+            worker = _worker_of(master.pid)
+            url, games = f"http://127.0.0.1:{port}", str(args.games)
+            load = subprocess.Popen(
+                ["node", "load-cardroom.js", "--url", url, "--games", games],
+                cwd=args.load_dir,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            assert load.stdin is not None and load.stdout is not None
+            while '"ready"' not in load.stdout.readline():
+                if load.poll() is not None:
+                    raise RuntimeError("the load client exited before its games were seated")
+            time.sleep(5)  # warm: imports done, pools filled
+            subprocess.run(["callgrind_control", "-i", "on", str(worker)], check=True)
+            before = _instructions(worker)
+            load.stdin.write("start\n")
+            load.stdin.flush()
+            time.sleep(args.seconds)
+            load.stdin.write("stop\n")
+            load.stdin.flush()
+            after = _instructions(worker)
+            subprocess.run(["callgrind_control", "-i", "off", str(worker)], check=True)
+            result = next(json.loads(line) for line in load.stdout if '"event":"result"' in line)
+        finally:
+            if load is not None:
+                if load.stdin is not None:
+                    load.stdin.close()
+                try:
+                    load.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    load.kill()
+            master.terminate()
+            try:
+                master.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                master.kill()
+    moves = max(1, result["moves"])
+    print(
+        f"{result['moves']} moves in {args.seconds:g} s under callgrind:"
+        f" {(after - before) / moves:,.0f} instructions per move (worker, user space);"
+        f" to server {result['to_server']}, from server {result['from_server']},"
+        f" refused {result['refused']}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

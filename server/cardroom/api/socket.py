@@ -1,0 +1,364 @@
+"""A seat's game socket: a WebSocket on which the seat acts and is sent its new view each
+time the game changes (docs/api.md, "The game socket").
+
+``GET /v1/games/{id}/socket`` upgrades to a WebSocket (RFC 6455, ``wsproto`` over the socket
+gunicorn hands the request). The client's first message says who it is::
+
+    {"type": "hello", "token": "<seat token>", "events_after": 0}
+
+(``token`` may be left out when the upgrade request carried ``Authorization: Bearer``; with
+none the client is a spectator; ``events_after`` asks for the events after that ``seq`` with
+each view). The server answers with the seat's view and sends a new one whenever the game is
+written::
+
+    {"type": "view", "view": {…}, "events": […]}
+
+An action is a message too, answered on the socket once it is committed, exactly as
+``POST …/actions`` answers it (the same code path: compare-and-set, bots, the stored answer
+of its key); ``id`` is its Idempotency-Key, ``if_match`` an ETag as If-Match::
+
+    {"type": "act", "id": "<key>", "action": {…}, "if_match": "<etag>"}
+    {"type": "result", "id": "<key>", "status": 200, "replayed": false, "result": {…}}
+    {"type": "problem", "id": "<key>", "problem": {…problem details…}}
+
+The view of an action's result is not sent again as a ``view``. A refused hello closes the
+socket with code ``4000 + status`` (4401, 4404) after a ``problem``.
+
+One process hears every game's writes once (``cardroom.store.changes``) and each socket
+wakes on its game's: the view it sends is shaped from the game as this process last read or
+wrote it when that is current, so a change costs a process at most one load however many
+sockets follow the game here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import time
+from typing import Any
+
+from flask import Response, copy_current_request_context, current_app, request
+from wsproto import ConnectionType, WSConnection
+from wsproto.events import (
+    AcceptConnection,
+    BytesMessage,
+    CloseConnection,
+    Ping,
+    Request,
+    TextMessage,
+)
+from wsproto.utilities import LocalProtocolError, RemoteProtocolError
+
+from cardroom.api.jsonio import dumps_bytes
+from cardroom.api.observability import count_action
+from cardroom.games.base import redact_event
+from cardroom.service import InvalidRequest, Tables, etag_for
+from cardroom.store.changes import Watch
+from cardroom.store.games import GameRecord
+
+log = logging.getLogger("cardroom.socket")
+
+HELLO_SECONDS = 10.0
+# A ping when the socket has been quiet this long, so proxies keep it open.
+PING_SECONDS = 25.0
+MAX_MESSAGE = 64 * 1024
+MAX_KEY = 255
+_RECEIVE = 65536
+
+
+class _Closed(Exception):
+    """The other side closed the socket, or it broke."""
+
+
+def open_socket(tables: Tables, game_id: str, header_token: str | None) -> Response:
+    """Upgrade this request to a game socket and serve it until it closes."""
+    environ = request.environ
+    sock = environ.get("gunicorn.socket")
+    if sock is None:
+        raise InvalidRequest("game sockets are served by gunicorn (cardroom serve)", "Upgrade")
+    connection = WSConnection(ConnectionType.SERVER)
+    try:
+        connection.receive_data(_request_bytes(environ))
+        upgrade = next((e for e in connection.events() if isinstance(e, Request)), None)
+    except RemoteProtocolError as error:
+        raise InvalidRequest(f"not a WebSocket upgrade: {error}", "Upgrade") from None
+    if upgrade is None:
+        raise InvalidRequest("not a WebSocket upgrade", "Upgrade")
+    sock.sendall(connection.send(AcceptConnection()))
+    session = _Session(tables, game_id, header_token, sock, connection)
+    try:
+        session.serve()
+    finally:
+        with contextlib.suppress(OSError):
+            sock.close()
+    return _Upgraded(status=101)
+
+
+class _Upgraded(Response):
+    """The answer after a socket closed: nothing more may be written to the connection, so
+    gunicorn is told to drop it (as flask-sock does): StopIteration closes its keep-alive
+    loop."""
+
+    def __call__(self, environ: Any, start_response: Any) -> Any:
+        raise StopIteration()
+
+
+def _request_bytes(environ: dict[str, Any]) -> bytes:
+    """The upgrade request as it came (gunicorn parsed it), for wsproto to check."""
+    lines = [f"GET {environ.get('RAW_URI') or environ.get('PATH_INFO', '/')} HTTP/1.1"]
+    for key, value in environ.items():
+        if key.startswith("HTTP_"):
+            lines.append(f"{key[5:].replace('_', '-').title()}: {value}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+class _Session:
+    def __init__(
+        self,
+        tables: Tables,
+        game_id: str,
+        token: str | None,
+        sock: Any,
+        connection: WSConnection,
+    ):
+        self.tables = tables
+        self.game_id = game_id
+        self.token = token
+        self.sock = sock
+        self.connection = connection
+        self.seat: int | None = None
+        self.events_after: int | None = None
+        self.closed = threading.Event()
+        self._send_lock = threading.RLock()
+        self._sent_etag: str | None = None
+        self._last_sent = time.monotonic()
+        self._partial: list[str] = []
+        self._inbox: list[dict[str, Any] | None] = []
+        self._watch: Watch | None = None
+
+    # --- the session --------------------------------------------------------------------
+
+    def serve(self) -> None:
+        hello = self._first_message()
+        if hello is None:
+            return
+        try:
+            self._greet(hello)
+            _, self.seat = self.tables.open(self.game_id, self.token)
+        except Exception as error:
+            status = self._send_problem(None, error)
+            self._close(4000 + status if 400 <= status < 600 else 1011, "refused")
+            return
+        with self.tables.store.watch(self.game_id) as watch:
+            self._watch = watch
+            reader = threading.Thread(target=copy_current_request_context(self._read), daemon=True)
+            reader.start()
+            try:
+                self._follow(watch, self.tables.snapshot(self.game_id))
+            except _Closed:
+                pass
+            except Exception as error:
+                self._send_problem(None, error)
+                self._close(1011, "server error")
+            finally:
+                self.closed.set()
+                watch.notify(0)
+        reader.join(timeout=1)
+
+    def _follow(self, watch: Watch, record: GameRecord) -> None:
+        """Send the view now and after every write, until the socket closes."""
+        self._push(record)
+        while not self.closed.is_set():
+            waited = max(0.0, PING_SECONDS - (time.monotonic() - self._last_sent))
+            woken = self.tables.wait_on(watch, record, waited)
+            if self.closed.is_set():
+                return
+            if woken or self.tables.unsettled(record):
+                heard = watch.heard
+                record = self.tables.snapshot(self.game_id, heard)
+                if heard is None:
+                    watch.heard = record.rev
+                self._push(record)
+            elif time.monotonic() - self._last_sent >= PING_SECONDS:
+                self._transmit(Ping())
+
+    def _push(self, record: GameRecord) -> None:
+        etag = etag_for(record, self.seat)
+        if etag == self._sent_etag:
+            return
+        view = self.tables.shape_view(record, self.seat)
+        view["etag"] = etag
+        message: dict[str, Any] = {"type": "view", "view": view}
+        if self.events_after is not None:
+            raw = self.tables.history.events_after(record, self.events_after, 1000)
+            if raw:
+                self.events_after = raw[-1]["seq"]
+            message["events"] = [
+                shown for event in raw if (shown := redact_event(event, self.seat)) is not None
+            ]
+        self._send(message, etag)
+
+    # --- messages in ----------------------------------------------------------------------
+
+    def _first_message(self) -> dict[str, Any] | None:
+        """The hello, read here before the reader starts (None: the socket closed)."""
+        self.sock.settimeout(HELLO_SECONDS)
+        try:
+            while not self._inbox:
+                self._receive()
+        except (_Closed, TimeoutError, OSError):
+            self._close(1008, "no hello")
+            return None
+        finally:
+            with contextlib.suppress(OSError):
+                self.sock.settimeout(None)
+        return self._inbox.pop(0)
+
+    def _greet(self, hello: dict[str, Any] | None) -> None:
+        if not isinstance(hello, dict) or hello.get("type") != "hello":
+            raise InvalidRequest('the first message must be {"type": "hello", …}', "type")
+        token = hello.get("token")
+        if token is not None:
+            if not isinstance(token, str):
+                raise InvalidRequest("token must be a string", "token")
+            self.token = token
+        after = hello.get("events_after")
+        if after is not None:
+            if not isinstance(after, int) or isinstance(after, bool) or after < 0:
+                raise InvalidRequest("events_after must be a whole number ≥ 0", "events_after")
+            self.events_after = after
+
+    def _read(self) -> None:
+        try:
+            while not self.closed.is_set():
+                while self._inbox:
+                    self._handle(self._inbox.pop(0))
+                self._receive()
+        except _Closed:
+            pass
+        except Exception:
+            log.exception("game socket: unexpected error")
+        finally:
+            self.closed.set()
+            if self._watch is not None:
+                self._watch.notify(0)
+
+    def _receive(self) -> None:
+        """Read from the socket once; complete messages go to the inbox (None: not JSON)."""
+        try:
+            data = self.sock.recv(_RECEIVE)
+        except OSError:
+            raise _Closed() from None
+        if not data:
+            raise _Closed()
+        try:
+            self.connection.receive_data(data)
+            for event in self.connection.events():
+                if isinstance(event, TextMessage):
+                    self._partial.append(event.data)
+                    if sum(len(part) for part in self._partial) > MAX_MESSAGE:
+                        self._close(1009, "message too big")
+                        raise _Closed()
+                    if event.message_finished:
+                        text, self._partial = "".join(self._partial), []
+                        try:
+                            self._inbox.append(json.loads(text))
+                        except ValueError:
+                            self._inbox.append(None)
+                elif isinstance(event, BytesMessage):
+                    self._close(1003, "text messages only")
+                    raise _Closed()
+                elif isinstance(event, Ping):
+                    self._transmit(event.response())
+                elif isinstance(event, CloseConnection):
+                    with contextlib.suppress(LocalProtocolError):
+                        self._transmit(event.response())
+                    raise _Closed()
+        except RemoteProtocolError:
+            self._close(1002, "protocol error")
+            raise _Closed() from None
+
+    def _handle(self, message: dict[str, Any] | None) -> None:
+        key = message.get("id") if isinstance(message, dict) else None
+        try:
+            if not isinstance(message, dict):
+                raise InvalidRequest("a message is a JSON object", "message")
+            if message.get("type") not in ("act", "look"):
+                raise InvalidRequest('a message after the hello is an "act" or a "look"', "type")
+            if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY:
+                raise InvalidRequest(f"id must be a string of 1 to {MAX_KEY} characters", "id")
+            if message["type"] == "look":
+                self._look(key)
+                return
+            action = message.get("action")
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                raise InvalidRequest("action must be an object with a type", "action")
+            if_match = message.get("if_match")
+            if if_match is not None and not isinstance(if_match, str):
+                raise InvalidRequest("if_match must be an ETag", "if_match")
+            matches = {if_match.strip('"')} if if_match and if_match != "*" else None
+            outcome = self.tables.act(self.game_id, self.token, action, matches, key)
+        except Exception as error:
+            self._send_problem(key if isinstance(key, str) else None, error)
+            return
+        body = outcome.body
+        view = body.get("view") or {}
+        if not outcome.replayed and current_app.config["CARDROOM_SETTINGS"].metrics:
+            count_action(view.get("game_type", ""))
+        reply = {
+            "type": "result",
+            "id": key,
+            "status": outcome.status,
+            "replayed": outcome.replayed,
+            "result": body,
+        }
+        self._send(reply, view.get("etag") if not outcome.replayed else None)
+
+    def _look(self, key: str) -> None:
+        """The view as it is now, answered to a ``look`` (sent even if it was sent before)."""
+        record = self.tables.snapshot(self.game_id, self._watch.heard if self._watch else None)
+        view = self.tables.shape_view(record, self.seat)
+        view["etag"] = etag_for(record, self.seat)
+        self._send({"type": "view", "id": key, "view": view}, view["etag"], always=True)
+
+    # --- messages out ---------------------------------------------------------------------
+
+    def _send_problem(self, key: str | None, error: Exception) -> int:
+        """Send the problem the REST API would answer ``error`` with; its status."""
+        response = current_app.handle_user_exception(error)
+        try:
+            problem = json.loads(response.get_data())
+        except ValueError:
+            problem = {"status": response.status_code, "detail": str(error)}
+        with contextlib.suppress(_Closed):
+            self._send({"type": "problem", "id": key, "problem": problem})
+        return int(response.status_code)
+
+    def _send(self, message: dict[str, Any], etag: str | None = None, always: bool = False) -> None:
+        text = dumps_bytes(message).decode()
+        with self._send_lock:
+            if etag is not None:
+                if etag == self._sent_etag and message["type"] == "view" and not always:
+                    return
+                self._sent_etag = etag
+            self._transmit(TextMessage(data=text))
+
+    def _transmit(self, event: Any) -> None:
+        """Frame one event and send it (one sender at a time: the reader answers pings)."""
+        with self._send_lock:
+            try:
+                self.sock.sendall(self.connection.send(event))
+            except OSError:
+                self.closed.set()
+                raise _Closed() from None
+            self._last_sent = time.monotonic()
+
+    def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(_Closed, LocalProtocolError):
+            self._transmit(CloseConnection(code=code, reason=reason))
+        self.closed.set()
+
+
+__all__ = ["open_socket"]

@@ -1,0 +1,114 @@
+"""The change feed (cardroom.store.changes): one pattern subscription per process, fanned out
+to every waiter of the game written; a lost subscription wakes every waiter and is made
+again; followers read the process's snapshot of a game instead of loading it each."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import redis
+
+from cardroom.app import create_app
+from cardroom.config import Settings
+from cardroom.store.changes import game_of
+
+from helpers import new_table
+
+WAIT = 5.0
+
+
+@pytest.fixture()
+def app(settings: Settings):
+    """A process of its own: a feed no other test's waiters use."""
+    return create_app(settings)
+
+
+@pytest.fixture()
+def raw(redis_server):
+    client = redis.Redis.from_url(redis_server.url)
+    yield client
+    client.close()
+
+
+def test_the_channel_names_its_game():
+    assert game_of("cardroom:game:{AbC123}:changed") == "AbC123"
+    assert game_of("cardroom:other:{AbC123}:changed") is None
+
+
+def test_every_waiter_of_a_game_is_woken_by_one_write_and_no_other_game_wakes_them(app):
+    client = app.test_client()
+    tables = app.extensions["cardroom.tables"]
+    store = tables.store
+    game_id, _ = new_table(client, "mr-toast", 2)
+    other_id, _ = new_table(client, "mr-toast", 2)
+    assert store.changes.live(WAIT)
+    with store.watch(game_id) as first, store.watch(game_id) as second:
+        record = store.load(other_id).record
+        record.updated_at += 1
+        store.commit(record)
+        assert not first.wait(0.3) and not second.wait(0)  # another game: nobody woken
+        record = store.load(game_id).record
+        record.updated_at += 1
+        store.commit(record)
+        assert first.wait(WAIT) and second.wait(WAIT)
+        assert first.heard == second.heard == record.rev
+
+
+def test_one_subscription_serves_every_waiter_of_a_process(app, raw):
+    client = app.test_client()
+    store = app.extensions["cardroom.tables"].store
+    game_id, _ = new_table(client, "mr-toast", 2)
+    before = len(raw.client_list(_type="pubsub"))
+    woken: list[bool] = []
+    waiters = [
+        threading.Thread(
+            target=lambda: woken.append(store.wait_for_change(game_id, 10**9, 0.5)), daemon=True
+        )
+        for _ in range(50)
+    ]
+    for waiter in waiters:
+        waiter.start()
+    time.sleep(0.2)
+    assert len(raw.client_list(_type="pubsub")) - before <= 1  # the feed's one connection
+    for waiter in waiters:
+        waiter.join(WAIT)
+    assert len(woken) == 50 and all(woken)  # rev 10**9 is not the game's: changed at once
+
+
+def test_a_lost_subscription_wakes_every_waiter_and_is_made_again(app, raw):
+    client = app.test_client()
+    store = app.extensions["cardroom.tables"].store
+    game_id, _ = new_table(client, "mr-toast", 2)
+    assert store.changes.live(WAIT)
+    with store.watch(game_id) as watch:
+        killed = raw.client_kill_filter(_type="pubsub")
+        assert killed >= 1
+        assert watch.wait(WAIT) and watch.heard is None  # may have missed a write: look again
+        assert store.changes.live(WAIT)  # subscribed again (and every waiter woken once more)
+        watch.wait(0)
+        watch.heard = 0
+        record = store.load(game_id).record
+        record.updated_at += 1
+        store.commit(record)
+        assert watch.wait(WAIT) and watch.heard == record.rev
+
+
+def test_followers_read_one_snapshot_of_the_game_as_written(app):
+    client = app.test_client()
+    store = app.extensions["cardroom.tables"].store
+    game_id, _ = new_table(client, "mr-toast", 2)
+    record = store.load(game_id).record
+    record.updated_at += 1
+    store.commit(record, final=True)
+    # The committed record itself: no load, no decoding, the same object for every reader.
+    assert store.snapshot(game_id, record.rev) is record
+    assert store.snapshot(game_id, record.rev) is store.snapshot(game_id, record.rev)
+    # A newer revision heard of than the one kept: loaded (once), then shared.
+    newer = store.load(game_id).record
+    newer.updated_at += 1
+    store.commit(newer)  # written as another process would: this one keeps only its hash
+    shared = store.snapshot(game_id, newer.rev + 1)
+    assert shared.rev == newer.rev and shared is not record
+    assert store.snapshot(game_id, newer.rev) is shared
