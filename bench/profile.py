@@ -29,7 +29,7 @@ from typing import Any
 from werkzeug.test import EnvironBuilder
 
 from bench import plans, servers
-from cardroom.api.schemas import ActionResultSchema, ActionSchema, ViewSchema
+from cardroom.api.schemas import ActionBodySchema
 from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.games import get_game
@@ -207,11 +207,8 @@ def pieces(app: Any, tables: Any, seated: plans.Seated) -> dict[str, float]:
     events = game.apply(engine_state, seat_no, json.loads(json.dumps(next_action)), time.time())
     stamped = [{"seq": 100 + i, "version": 9, **event} for i, event in enumerate(events)]
     response = {"version": 9, "events": stamped, "view": view}
-    view_schema = ViewSchema()
-    result_schema = ActionResultSchema()
-    action_schema = ActionSchema()
+    action_schema = ActionBodySchema()
     with app.app_context():
-        provider = app.json
         out = {
             "redis: load (pipeline HGETALL) + GameRecord.from_hash": timeit(
                 lambda: store.load(seated.id)
@@ -245,18 +242,7 @@ def pieces(app: Any, tables: Any, seated: plans.Seated) -> dict[str, float]:
             "ActionSchema().load (webargs parse of the body)": timeit(
                 lambda: action_schema.load(next_action)
             ),
-            "ViewSchema()  [constructed per view request]": timeit(ViewSchema),
-            "ViewSchema().dumps(view), schema built once": timeit(lambda: view_schema.dumps(view)),
-            "ViewSchema().dumps(view), as the view handler does": timeit(
-                lambda: ViewSchema().dumps(view)
-            ),
             "json.dumps(view) alone": timeit(lambda: json.dumps(view)),
-            "ActionResultSchema().dump(response)  [action response]": timeit(
-                lambda: result_schema.dump(response)
-            ),
-            "ActionResultSchema().dump + flask json dumps  [action response]": timeit(
-                lambda: provider.dumps(result_schema.dump(response))
-            ),
             "json.loads(action response)  [observability re-reads it]": timeit(
                 lambda: json.loads(json.dumps(response))
             )
