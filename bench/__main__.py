@@ -113,7 +113,12 @@ def run(ctx: scenarios.Context, chosen: set[str], results: dict[str, Any]) -> No
         results["scale"] = scenarios.scale_out(ctx, results["record"]["floor_blob_file"])
     text = ctx.server_log.read_text(errors="replace") if ctx.server_log.exists() else ""
     # The server logs a line per request (production default); keep what is not routine.
-    unusual = [line for line in text.splitlines() if line.strip() and '"level":"info"' not in line]
+    routine = ('"level":"info"', "] [INFO] ")  # the app's JSON lines and gunicorn's own
+    unusual = [
+        line
+        for line in text.splitlines()
+        if line.strip() and not any(mark in line for mark in routine)
+    ]
     if unusual:
         results["server_log_unusual"] = unusual[-30:]
 
