@@ -371,8 +371,10 @@ class Tables:
         self, game_id: str, token: str | None, seen: Callable[[str], bool], wait: float
     ) -> tuple[GameRecord, int | None]:
         """The game as ``token``'s seat sees it, once its view's ETag is not one ``seen``
-        (the caller's If-None-Match), waiting up to ``wait`` seconds for a write."""
-        record, seat = self.open(game_id, token)
+        (the caller's If-None-Match), waiting up to ``wait`` seconds for a write. The
+        record is for reading only (``snapshot``): views of one write share its parts."""
+        record = self.snapshot(game_id)
+        seat = self._authenticate(record, token) if token is not None else None
         if wait <= 0 or not seen(etag_for(record, seat)):
             return record, seat
         ends = self.clock() + wait

@@ -257,3 +257,34 @@ def test_a_process_keeps_at_most_its_number_of_games_the_least_recently_used_go_
     off = RecentGames(kept=0)
     off.keep("a", {b"rev": b"1"})
     assert off.get("a") is None and not off.worth_guessing()
+
+
+def test_a_load_of_the_kept_write_keeps_its_decoded_copy_and_a_new_write_does_not():
+    decoded: list[str] = []
+    recent = RecentGames(kept=4, decode=lambda game_id, stored: decoded.append(game_id) or stored)
+    recent.keep("g", {b"rev": b"3", b"w": b"ab", b"rec": b"{}"})
+    first = recent.snapshot("g", 0)
+    recent.keep("g", {b"rev": b"3", b"w": b"ab", b"rec": b"{}"})  # read again, same write
+    assert recent.snapshot("g", 0) is first and decoded == ["g"]
+    recent.keep("g", {b"rev": b"4", b"w": b"cd", b"rec": b"{}"})  # a newer write
+    assert recent.snapshot("g", 0) is not first and decoded == ["g", "g"]
+    recent.keep("g", {b"rev": b"4", b"w": b"ef", b"rec": b"{}"})  # same rev, another write
+    assert recent.snapshot("g", 0)[b"w"] == b"ef"
+
+
+def test_views_of_one_write_share_its_parts_and_a_move_is_seen_at_once(solo):
+    """A view reads the game's hash each time; while the write is the same, the process's
+    decoded copy (and the parts every seat's view shares) serve it, never after a move."""
+    game_id, tokens = new_table(solo, "exact-plays", 3, seed=4)
+    store = solo.application.extensions["cardroom.tables"].store
+    view(solo, game_id, tokens[0])
+    shared = store.snapshot(game_id, None)
+    assert shared.view_parts is not None, "the parts were made once, for the first view"
+    for seat in (1, 2):
+        view(solo, game_id, tokens[seat])
+        assert store.snapshot(game_id, None) is shared
+    seat, action = next_move(solo, game_id, tokens)
+    assert post(solo, game_id, tokens[seat], action).status_code == 200
+    after = view(solo, game_id, tokens[seat])
+    assert after["version"] == shared.version + 1
+    assert store.snapshot(game_id, None) is not shared

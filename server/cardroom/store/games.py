@@ -610,14 +610,12 @@ class GameStore:
                 if kept is not None:
                     return kept
             try:
-                self.load(game_id)
+                loaded = self.load(game_id)
                 kept = self.recent.snapshot(game_id, 0)
             finally:
                 with self._loading_lock:
                     self._loading.pop(game_id, None)
-        if kept is None:  # kept games turned off: the load itself
-            return self.load(game_id).record
-        return kept
+        return loaded.record if kept is None else kept  # None: kept games turned off
 
     def index_keys(self) -> list[str]:
         """Every part of the listing index: the buckets, and the legacy index while it holds

@@ -46,9 +46,12 @@ class RecentGames:
         if self.kept <= 0:
             return
         with self._lock:
+            kept = self._hashes.get(game_id)
             if decoded is not None:
                 self._decoded[game_id] = decoded
-            elif self._hashes.get(game_id) is not stored:
+            elif kept is not None and kept is not stored and same_write(kept, stored):
+                stored = kept  # a load of the kept write: its decoded copy stays good
+            elif kept is not stored:
                 self._decoded.pop(game_id, None)
             self._hashes[game_id] = stored
             self._hashes.move_to_end(game_id)
@@ -102,4 +105,6 @@ class RecentGames:
 
 
 def same_write(one: dict[bytes, bytes], other: dict[bytes, bytes]) -> bool:
+    """Two reads of a game's hash hold the same write: every write sets a new ``rev`` and
+    write id ``w`` (store/games.py), so equal pairs mean equal contents."""
     return one[b"rev"] == other[b"rev"] and one.get(b"w") == other.get(b"w")
