@@ -311,7 +311,8 @@ class Game(ABC):
     def result(self, state: State) -> dict[str, Any] | None:
         """``None`` while the game runs; then ``{"winners": [seats], "scores": [...], ...}``,
         as the engine stored it under ``state["result"]`` when the game ended."""
-        return copy.deepcopy(state["result"])
+        result = state["result"]
+        return None if result is None else copy.deepcopy(result)
 
     @abstractmethod
     def scores(self, state: State) -> list[int]:
