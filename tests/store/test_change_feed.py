@@ -112,3 +112,28 @@ def test_followers_read_one_snapshot_of_the_game_as_written(app):
     shared = store.snapshot(game_id, newer.rev + 1)
     assert shared.rev == newer.rev and shared is not record
     assert store.snapshot(game_id, newer.rev) is shared
+
+
+def test_a_lost_subscription_nobody_waits_for_ends_the_feed_quietly_until_someone_waits(
+    app, raw, caplog
+):
+    """A process whose Redis is gone and whom nobody asks does not retry, and log, for ever;
+    the next waiter subscribes again."""
+    feed = app.extensions["cardroom.tables"].store.changes
+    assert feed.live(WAIT)
+    thread = feed._thread
+    with caplog.at_level("DEBUG", logger="cardroom.changes"):
+        assert raw.client_kill_filter(_type="pubsub") >= 1
+        thread.join(WAIT)
+    assert not thread.is_alive()
+    assert not [r for r in caplog.records if r.levelname == "WARNING"], caplog.text
+    game_id, _ = new_table(app.test_client(), "mr-toast", 2)
+    with feed.watch(game_id) as watch:
+        assert feed.live(WAIT)  # subscribed again (its waiters woken once: look again)
+        watch.wait(0)
+        watch.heard = 0
+        store = app.extensions["cardroom.tables"].store
+        record = store.load(game_id).record
+        record.updated_at += 1
+        store.commit(record)
+        assert watch.wait(WAIT) and watch.heard == record.rev

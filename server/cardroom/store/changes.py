@@ -90,10 +90,10 @@ class ChangeFeed:
     def watch(self, game_id: str) -> Iterator[Watch]:
         """Watch a game for as long as the block runs. Look at the game (a read) after this
         has begun, not before: a write after the read then always wakes the watch."""
-        self._start()
         watch = Watch(game_id)
         with self._lock:
             self._watches.setdefault(game_id, set()).add(watch)
+        self._start()  # after the watch is in: a feed ending for want of waiters sees it
         try:
             yield watch
         finally:
@@ -144,6 +144,9 @@ class ChangeFeed:
                         self._wake_all()  # anything written before this was not heard
                         self._live.set()
             except (redis.exceptions.RedisError, OSError) as error:
+                if self._end_if_idle():
+                    log.debug("change feed: %s, nobody waiting: ended", error.__class__.__name__)
+                    return
                 log.warning("change feed: %s; subscribing again", error.__class__.__name__)
             except Exception:
                 log.exception("change feed: unexpected error; subscribing again")
@@ -158,6 +161,17 @@ class ChangeFeed:
                         log.debug("change feed: close failed", exc_info=True)
             if not self._stopped.is_set():
                 time.sleep(_RETRY_SECONDS)
+
+    def _end_if_idle(self) -> bool:
+        """After a lost subscription: if nobody waits, end this thread (the next ``watch`` or
+        ``live`` starts another), so a process whose Redis is gone and whom nobody asks does
+        not retry, and log, twice a second for ever."""
+        with self._lock:
+            if self._watches or self._thread is not threading.current_thread():
+                return False
+            self._live.clear()
+            self._thread = None
+            return True
 
     def _deliver(self, channel: bytes | str, data: bytes | str) -> None:
         self.messages += 1
