@@ -486,6 +486,18 @@ CLOCK: Schema = {
 }
 
 
+def _by_game_type(games: list[Game], suffix: str, description: str) -> dict[str, Any]:
+    """One of each game's ``<Game><suffix>`` schemas, told apart by ``game_type``."""
+    return {
+        "description": description,
+        "oneOf": [ref(prefix(game) + suffix) for game in games],
+        "discriminator": {
+            "propertyName": "game_type",
+            "mapping": {game.game_type: COMPONENTS + prefix(game) + suffix for game in games},
+        },
+    }
+
+
 def components(games: list[Game]) -> dict[str, Schema]:
     """Every game's components, and the unions of them the endpoints use."""
     out: dict[str, Schema] = {}
@@ -519,31 +531,22 @@ def components(games: list[Game]) -> dict[str, Schema]:
             "mapping": {kind: COMPONENTS + name for kind, name in mapping.items()},
         },
     }
-    out["CreateGameRequest"] = {
-        "description": "A new game of any type, told apart by `game_type`: "
+    out["CreateGameRequest"] = _by_game_type(
+        games,
+        "CreateGame",
+        "A new game of any type, told apart by `game_type`: "
         "`GET /v1/game-types` describes each. Only `game_type` and `players` are required.",
-        "oneOf": [ref(prefix(game) + "CreateGame") for game in games],
-        "discriminator": {
-            "propertyName": "game_type",
-            "mapping": {game.game_type: COMPONENTS + prefix(game) + "CreateGame" for game in games},
-        },
-    }
-    out["View"] = {
-        "description": "Your view of a game, told apart by `game_type`.",
-        "oneOf": [ref(prefix(game) + "View") for game in games],
-        "discriminator": {
-            "propertyName": "game_type",
-            "mapping": {game.game_type: COMPONENTS + prefix(game) + "View" for game in games},
-        },
-    }
-    out["Replay"] = {
-        "description": "A finished game's replay, told apart by `game_type`.",
-        "oneOf": [ref(prefix(game) + "Replay") for game in games],
-        "discriminator": {
-            "propertyName": "game_type",
-            "mapping": {game.game_type: COMPONENTS + prefix(game) + "Replay" for game in games},
-        },
-    }
+    )
+    out["View"] = _by_game_type(
+        games,
+        "View",
+        "Your view of a game, told apart by `game_type`.",
+    )
+    out["Replay"] = _by_game_type(
+        games,
+        "Replay",
+        "A finished game's replay, told apart by `game_type`.",
+    )
     out["Clock"] = CLOCK
     out["Event"] = {
         "description": "An event of any game (each game's events are told apart by `type`; "
