@@ -637,13 +637,8 @@ class Tables:
             now = self.clock()
             if not steps.come_back(record, game, seat, steps.time_for(record, now)):
                 return record, seat
-            record.updated_at = now
-            self._schedule_due_work(record, game, now)
-            try:
-                self.store.commit(record)
-            except Conflict:
-                continue
-            return record, seat
+            if self._write_change(record, game, now):
+                return record, seat
         raise Conflict(game_id)
 
     # --- internals ----------------------------------------------------------------------
@@ -669,18 +664,26 @@ class Tables:
                 self._run_bots(record, game, ms, spending)
             if record.version == before:
                 return record
-            record.updated_at = now
-            self._schedule_due_work(record, game, now)
             try:
-                self.store.commit(record)
-            except Conflict:
-                continue
+                if not self._write_change(record, game, now):
+                    continue
             except OutcomeUnknown as unknown:
                 # A read's own write (a deadline, bot play) was lost in the store: to the
                 # reader that is the store being unavailable, nothing it asked for.
                 raise unknown.__cause__ or unknown from None
             return record
         raise Conflict(game_id)
+
+    def _write_change(self, record: GameRecord, game: Game, now: float) -> bool:
+        """Write what this request changed in the game (due work entered first); False if
+        the game was written since it was loaded (the caller loads it again)."""
+        record.updated_at = now
+        self._schedule_due_work(record, game, now)
+        try:
+            self.store.commit(record)
+        except Conflict:
+            return False
+        return True
 
     def _expire(
         self, record: GameRecord, game: Game, ms: int, spending: _Spending
