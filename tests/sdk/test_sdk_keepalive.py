@@ -10,14 +10,11 @@ it on the wire.
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 from collections.abc import Iterator
-from urllib.parse import urlsplit
 
 import pytest
-from test_sdk_retries import read_message
+from relay import Connection, Relay
 
 import cardroom_sdk.client
 from cardroom_sdk import Client, ServerUnavailable
@@ -25,55 +22,21 @@ from cardroom_sdk import Client, ServerUnavailable
 SERVER_KEEPALIVE = 0.6  # the proxy's keep-alive, standing for gunicorn's 5 s
 
 
-class KeepAliveProxy:
+class KeepAliveProxy(Relay):
     """Forwards requests to ``upstream``; a request on a connection idle for ``keepalive``
     seconds or more is dropped without an answer, and the connection closed."""
 
     def __init__(self, upstream: str, keepalive: float):
-        parts = urlsplit(upstream)
-        self.upstream = (parts.hostname or "127.0.0.1", parts.port or 80)
         self.keepalive = keepalive
-        self.connections = 0
         self.dropped = 0
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__(upstream)
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            self.connections += 1
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
-
-    def _serve(self, client: socket.socket) -> None:
-        upstream = socket.create_connection(self.upstream)
-        from_client, from_server = bytearray(), bytearray()
-        answered: float | None = None
-        try:
-            while True:
-                request = read_message(client, from_client)
-                if request is None:
-                    return
-                if answered is not None and time.monotonic() - answered >= self.keepalive:
-                    self.dropped += 1
-                    return  # closed as the request came: it was never processed
-                upstream.sendall(request)
-                response = read_message(upstream, from_server)
-                if response is None:
-                    return
-                client.sendall(response)
-                answered = time.monotonic()
-        except OSError:
-            return
-        finally:
-            client.close()
-            upstream.close()
-
-    def close(self) -> None:
-        self.listener.close()
+    def forward(self, request: bytes, connection: Connection) -> bool:
+        last = connection.answered
+        if last is not None and time.monotonic() - last >= self.keepalive:
+            self.dropped += 1
+            return False  # closed as the request came: it was never processed
+        return True
 
 
 @pytest.fixture()

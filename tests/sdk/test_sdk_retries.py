@@ -11,9 +11,9 @@ from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from time import time
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
+from relay import Connection, Relay
 
 from cardroom_sdk import (
     Busy,
@@ -24,87 +24,30 @@ from cardroom_sdk import (
 )
 from cardroom_sdk.retry import Repeat, backoff_delay, may_retry_answer, retry_delay
 
-# --- a tiny TCP proxy that can drop a response on the floor ------------------------------
+# --- a proxy that can drop a response on the floor --------------------------------------
 
 
-def read_message(sock: socket.socket, buffer: bytearray) -> bytes | None:
-    """One HTTP/1.1 message (head and Content-Length body) from ``sock``; None at EOF."""
-    while b"\r\n\r\n" not in buffer:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return None
-        buffer += chunk
-    head_end = buffer.index(b"\r\n\r\n") + 4
-    length = 0
-    for line in bytes(buffer[:head_end]).split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            length = int(value.strip())
-    while len(buffer) < head_end + length:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return None
-        buffer += chunk
-    message = bytes(buffer[: head_end + length])
-    del buffer[: head_end + length]
-    return message
-
-
-class KillingProxy:
+class KillingProxy(Relay):
     """Forwards HTTP requests to ``upstream``; for the first ``kills`` requests whose path
     contains ``fragment`` it lets the server answer, then closes the client's connection
     instead of relaying the answer."""
 
     def __init__(self, upstream: str, fragment: str, kills: int = 1):
-        parts = urlsplit(upstream)
-        self.upstream = (parts.hostname or "127.0.0.1", parts.port or 80)
         self.fragment = fragment.encode()
         self.kills = kills
         self.requests: list[bytes] = []  # the head of every request seen
         self.killed: list[bytes] = []
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__(upstream)
 
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
-
-    def _serve(self, client: socket.socket) -> None:
-        upstream = socket.create_connection(self.upstream)
-        from_client, from_server = bytearray(), bytearray()
-        try:
-            while True:
-                request = read_message(client, from_client)
-                if request is None:
-                    return
-                head = request.split(b"\r\n\r\n", 1)[0]
-                with self.lock:
-                    self.requests.append(head)
-                    kill = self.fragment in head.split(b"\r\n", 1)[0] and self.kills > 0
-                    if kill:
-                        self.kills -= 1
-                upstream.sendall(request)
-                response = read_message(upstream, from_server)
-                if response is None:
-                    return
-                if kill:  # the server has answered; the client never hears of it
-                    self.killed.append(head)
-                    return
-                client.sendall(response)
-        except OSError:
-            return
-        finally:
-            client.close()
-            upstream.close()
-
-    def close(self) -> None:
-        self.listener.close()
+    def forward(self, request: bytes, connection: Connection) -> bool:
+        head = request.split(b"\r\n\r\n", 1)[0]
+        with self.lock:
+            self.requests.append(head)
+            connection.swallow = self.fragment in head.split(b"\r\n", 1)[0] and self.kills > 0
+            if connection.swallow:  # the server will answer; the client never hears of it
+                self.kills -= 1
+                self.killed.append(head)
+        return True
 
     def header(self, head: bytes, name: str) -> str | None:
         for line in head.split(b"\r\n")[1:]:
