@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+import zlib
 
 import pytest
 import redis
 
 from cardroom.store import Conflict
-from cardroom.store.games import game_key
+from cardroom.store.games import _compressed, _decompressed, dump_json, game_key
 
 from helpers import auth, new_table, view
 
@@ -109,3 +110,12 @@ def test_an_integer_beyond_64_bits_in_an_action_gets_a_problem_never_a_500(clien
         assert answer.status_code == 422, answer.get_json()
     assert view(client, game_id, tokens[seat])["version"] == before["version"]
     assert client.get(f"/v1/games/{game_id}/events").status_code == 200
+
+
+@pytest.mark.parametrize("size", [10, 5_000])
+def test_a_stored_answer_comes_back_as_it_was_written_small_or_beyond_the_window(size):
+    """Answers are compressed with an 8 KiB window; longer ones come back whole too, and so
+    do answers written with zlib's defaults (as before)."""
+    answer = {"view": {"cards": [{"id": n, "code": f"{n % 13}S"} for n in range(size)]}}
+    assert _decompressed(_compressed(answer)) == answer
+    assert _decompressed(zlib.compress(dump_json(answer), 1)) == answer

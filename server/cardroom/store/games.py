@@ -187,10 +187,18 @@ class Gone(Exception):
     """The game does not exist (never created, or expired)."""
 
 
+# An 8 KiB window and a small hash table: answers are a few KB, and zlib's default (32 KiB,
+# memLevel 8) spends most of its time on a 3 KB answer setting up its tables (about 60 µs
+# against 14 µs, for the same size within 1 %). Any zlib stream decompresses alike.
+_ANSWER_WBITS = 13
+_ANSWER_MEM_LEVEL = 5
+
+
 def _compressed(value: Any) -> bytes:
     """A stored answer, zlib-compressed: a 2.5 KB view shrinks about fivefold, and SDK
     clients send an Idempotency-Key with every action."""
-    return zlib.compress(dump_json(value), 1)
+    compressor = zlib.compressobj(1, zlib.DEFLATED, _ANSWER_WBITS, _ANSWER_MEM_LEVEL)
+    return compressor.compress(dump_json(value)) + compressor.flush()
 
 
 def _decompressed(stored: bytes) -> Any:
@@ -519,6 +527,8 @@ class GameStore:
         if result == -2:
             self.recent.forget(record.id)
             raise Gone(record.id)
+        if record.recalled:
+            self.recent.observe(True)
 
     def _raise_refused_write(self, record: GameRecord, result: Any) -> None:
         """A write script's answer that is not a write: a stored answer, or a newer game."""
