@@ -536,15 +536,16 @@ class Tables:
             except Gone:
                 raise NotFound(game_id) from None
             except _REFUSALS as refusal:
-                if guessed:
+                kept = kept_refusal(refusal) if idem_key else None
+                if guessed and kept is None:
                     record = None
                     continue
-                kept = kept_refusal(refusal) if idem_key else None
                 if kept is None:
                     raise
                 # As Stripe's keys do, the key keeps its first answer, a refusal too: the
                 # same key can never apply the action later. Stored only if the game is
-                # still the one judged; if not, the action is judged again on the new one.
+                # still the one judged (a guessed game too: the write proves it current);
+                # if not, the action is judged again on the new one.
                 try:
                     self.store.remember_refusal(
                         record, idem_key or "", {"body": body_digest, **kept}

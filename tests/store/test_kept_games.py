@@ -191,6 +191,41 @@ def test_an_action_with_an_idempotency_key_on_a_kept_game_needs_no_load(solo, ra
     assert again.get_json() == first.get_json()
 
 
+def test_a_refusal_with_an_idempotency_key_on_a_kept_game_needs_no_load(solo, raw):
+    """The write that keeps the refusal as the key's answer proves the kept game current."""
+    game_id, tokens = new_table(solo, "exact-plays", 3, seed=9)
+    seat, action = next_move(solo, game_id, tokens)
+    waiting = next(other for other in tokens if other != seat)
+    stale = view(solo, game_id, tokens[waiting])["etag"]
+    assert post(solo, game_id, tokens[seat], action).status_code == 200
+    seat, action = next_move(solo, game_id, tokens)
+    headers = {**auth(tokens[seat]), "Idempotency-Key": "stale-view", "If-Match": f'"{stale}"'}
+    before = calls(raw)
+    refused = solo.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    assert refused.status_code == 412, refused.get_json()
+    spent = calls(raw) - before
+    assert (spent["hgetall"], spent["evalsha"]) == (0, 1), spent
+    again = solo.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    assert again.status_code == 412 and again.headers["Idempotent-Replayed"] == "true"
+
+
+def test_a_refusal_judged_on_a_stale_kept_game_is_judged_again_on_the_game_as_stored(
+    client, workers, raw
+):
+    """On the kept game it is another seat's turn (NotYourTurn, a refusal the key keeps);
+    the write that would keep it finds the game moved on, and the action is legal there."""
+    game_id, tokens = new_table(client, "exact-plays", 3, seed=11)
+    one, two = workers
+    view(two, game_id)  # `two` keeps the game as it is before the next action
+    seat, action = next_move(client, game_id, tokens)
+    assert post(one, game_id, tokens[seat], action).status_code == 200
+    seat, action = next_move(client, game_id, tokens)
+    headers = {**auth(tokens[seat]), "Idempotency-Key": "judged-again"}
+    answer = two.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    assert answer.status_code == 200, answer.get_json()
+    assert "Idempotent-Replayed" not in answer.headers
+
+
 def test_a_retry_with_its_idempotency_key_sent_to_a_process_that_missed_the_first_is_answered_alike(
     client, workers, raw
 ):
