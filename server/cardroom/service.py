@@ -396,9 +396,8 @@ class Tables:
 
     def shape_view(self, record: GameRecord, seat: int | None) -> dict[str, Any]:
         game = get_game(record.game_type)
-        public = game.view(record.state, seat)
-        you = public.pop("you", None)
         shared = self._view_parts(record, game)
+        you = game.private_view(record.state, seat)
         to_act = shared["to_act"]
         legal = game.legal_actions(record.state, seat) if seat in to_act else []
         return {
@@ -419,7 +418,7 @@ class Tables:
             "seats": shared["seats"],
             "scores": shared["scores"],
             "options": shared["options"],
-            "public": public,
+            "public": shared["public"],
         }
 
     def _view_parts(self, record: GameRecord, game: Game) -> dict[str, Any]:
@@ -443,6 +442,7 @@ class Tables:
             "seats": self._seats(record, game),
             "scores": game.scores(record.state),
             "options": self._public_options(game, record),
+            "public": game.public_view(record.state),
         }
         record.view_parts = (mark, parts)
         return parts

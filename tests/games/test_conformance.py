@@ -435,6 +435,9 @@ def test_every_game_declares_its_contract(game_type: str) -> None:
     """The declarations the rest of the server reads: moves with handlers, fields with
     rules, a card id pattern its example matches, a create example its options accept."""
     game = get_game(game_type)
+    # The server shows every seat the one public part it shapes per version (Game.view is
+    # that part plus the seat's own): an engine's own view could say more than it shows.
+    assert type(game).view is Game.view, "views come from public_view and private_view"
     assert game.moves and len(game.moves_by_type) == len(game.moves)
     assert game.form_rule
     for move in game.moves:

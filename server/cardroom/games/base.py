@@ -300,13 +300,24 @@ class Game(ABC):
     def after_move(self, state: State, events: list[Event]) -> None:  # noqa: B027
         """What the engine does itself after every accepted move (forced moves, say)."""
 
-    @abstractmethod
     def view(self, state: State, seat: int | None) -> View:
         """What ``seat`` may know (``None``: a spectator).
 
         Returns the game's public state plus ``"you"``: the seat's private part (at least
-        ``{"seat": n, "hand": [cards]}``), or ``None`` for a spectator.
+        ``{"seat": n, "hand": [cards]}``), or ``None`` for a spectator (or a number that is
+        not a seat of the game).
         """
+        return {**self.public_view(state), "you": self.private_view(state, seat)}
+
+    @abstractmethod
+    def public_view(self, state: State) -> View:
+        """The part of every view that is the same for every seat and spectator: the
+        server shapes it once per version of a game, however many seats follow it."""
+
+    @abstractmethod
+    def private_view(self, state: State, seat: int | None) -> dict[str, Any] | None:
+        """``seat``'s own part of its view (``"you"``); None for a spectator or a number
+        that is not a seat of the game."""
 
     def result(self, state: State) -> dict[str, Any] | None:
         """``None`` while the game runs; then ``{"winners": [seats], "scores": [...], ...}``,

@@ -774,10 +774,8 @@ class ExactPlays(Game):
 
     # --- view -----------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> View:
+    def public_view(self, state: State) -> View:
         n = state["players"]
-        if seat is not None and (not _is_int(seat) or not 0 <= seat < n):
-            seat = None
         phase = state["phase"]
         revealed = phase != "declare"
         rps = state["rps"]
@@ -823,18 +821,22 @@ class ExactPlays(Game):
             },
             "result": self.result(state),
         }
-        if seat is None:
-            public["you"] = None
-        else:
-            public["you"] = {
-                "seat": seat,
-                "hand": cards(state["hands"][seat]),
-                "declaration": state["declarations"][seat],
-                "rps_choice": rps["choices"][seat] if rps is not None and phase == "rps" else None,
-                "play_tokens": state["play_tokens"][seat],
-                "wild_tokens": state["wild_tokens"][seat],
-            }
         return public
+
+    def private_view(self, state: State, seat: int | None) -> dict[str, Any] | None:
+        if seat is None or not _is_int(seat) or not 0 <= seat < state["players"]:
+            return None
+        rps = state["rps"]
+        return {
+            "seat": seat,
+            "hand": cards(state["hands"][seat]),
+            "declaration": state["declarations"][seat],
+            "rps_choice": rps["choices"][seat]
+            if rps is not None and state["phase"] == "rps"
+            else None,
+            "play_tokens": state["play_tokens"][seat],
+            "wild_tokens": state["wild_tokens"][seat],
+        }
 
 
 # --- helpers -------------------------------------------------------------------------------

@@ -657,7 +657,7 @@ class MrToast(Game):
 
     # --- what players see -----------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> View:
+    def public_view(self, state: State) -> View:
         k = state["codes"]
         scores = self.scores(state)
         seats = []
@@ -706,16 +706,19 @@ class MrToast(Game):
             "discard_pile": [C.wire(c, k[c]) for c in state["discard_pile"]],
             "pending": pending,
             "result": copy.deepcopy(state["result"]),
-            "you": None,
         }
-        if _is_seat(state, seat):
-            hand = state["hands"][seat]
-            result["you"] = {
-                "seat": seat,
-                "hand": [C.wire(c, k[c]) for c in hand],
-                "drawn": [C.wire(c, k[c]) for c in state["drawn"][seat] if c in hand],
-            }
         return result
+
+    def private_view(self, state: State, seat: int | None) -> dict[str, Any] | None:
+        if seat is None or not _is_seat(state, seat):
+            return None
+        k = state["codes"]
+        hand = state["hands"][seat]
+        return {
+            "seat": seat,
+            "hand": [C.wire(c, k[c]) for c in hand],
+            "drawn": [C.wire(c, k[c]) for c in state["drawn"][seat] if c in hand],
+        }
 
     def scores(self, state: State) -> list[int]:
         return [_score(state, s) for s in range(state["players"])]
