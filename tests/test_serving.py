@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import requests
 
+from cardroom import gunicorn_conf
 from cardroom.store.embedded import free_port
 
 from gunicorns import wait_healthy
@@ -28,6 +31,21 @@ def test_gunicorn_serves_the_api_as_the_image_does(live_server):
     )
     assert created.status_code == 201
     assert requests.get(f"{live_server}/docs", timeout=5).status_code == 200
+
+
+def test_a_worker_freezes_what_it_made_at_start_and_collects_young_objects_less_often():
+    """docs/operations.md, "Garbage collection": the worker's start-up objects are out of
+    the collector's sight, and its youngest generation is collected every
+    GC_YOUNG_THRESHOLD new objects."""
+    before = gc.get_threshold()
+    worker = SimpleNamespace(wsgi=object())  # an app without cardroom settings: no loop
+    try:
+        gunicorn_conf.post_worker_init(worker)
+        assert gc.get_freeze_count() > 1000
+        assert gc.get_threshold() == (gunicorn_conf.GC_YOUNG_THRESHOLD, *before[1:])
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
 
 
 def test_dockerfile_uses_the_shared_config_and_passes_hadolint():
