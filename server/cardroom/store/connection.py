@@ -160,7 +160,7 @@ def make_client(
         )
         return redis.Redis(
             connection_pool=redis.BlockingConnectionPool(
-                connection_class=without_idle_switch(parsed.connection_class),
+                connection_class=cheap_ready_check(parsed.connection_class),
                 max_connections=pool_size,
                 timeout=wait,
                 **parsed.connection_kwargs,
@@ -189,24 +189,59 @@ def _real_poll() -> Callable[[], Any] | None:
 _POLL = _real_poll()
 
 
-class _ReadyCheckWithoutSwitch:
-    """A pooled connection whose check on leaving the pool (is there anything to read on
-    it?) asks the operating system directly.
+def _no_turn() -> None:
+    pass
 
-    redis-py asks it on every command, through ``select.poll``; under gevent that is
-    gevent's poll, which runs the event loop once even when it may not wait: about 18 µs a
-    command against 1 (docs/architecture.md, "Redis connections"). Only a check that may
-    not wait is answered here, and only when nothing is waiting on the socket; anything
-    else (data, a closed socket) goes to redis-py's own check. What redis-py's parser has
-    read and not yet returned is not looked at: a reply it has not returned is left only
-    by a read that raised, and then redis-py drops the connection.
+
+def _gevent_turn() -> None:
+    from gevent import sleep
+
+    sleep(0)
+
+
+class _Turn:
+    """How a command gives the other greenlets their turn: chosen on first use, once the
+    worker has (or has not) patched its sockets for gevent."""
+
+    give: Callable[[], None] | None = None
+
+    @classmethod
+    def now(cls) -> None:
+        if cls.give is None:
+            try:
+                from gevent import monkey
+            except ImportError:
+                cls.give = _no_turn
+            else:
+                cls.give = _gevent_turn if monkey.is_module_patched("socket") else _no_turn
+        cls.give()
+
+
+class _CheapReadyCheck:
+    """A pooled connection whose check on leaving the pool (is there anything to read on
+    it?) asks the operating system directly, after giving the other greenlets a turn
+    (docs/architecture.md, "Redis connections").
+
+    redis-py asks it before every command, through ``select.poll``; under gevent that is
+    gevent's poll, which sets up watchers and runs the event loop once even when it may not
+    wait: about 18 µs a command. That turn of the loop matters: without it a gevent worker
+    served some requests over and over while others waited (actions' p99 went from about
+    50 to 90-130 ms, p50 down), so it is kept, as ``gevent.sleep(0)``. The check itself is
+    the system's ``poll``, and only a check that may not wait and finds nothing waiting on
+    the socket is answered here; anything else (data, a closed socket) goes to redis-py's
+    own check. What redis-py's parser has read and not yet returned is not looked at: a
+    reply it has not returned is left only by a read that raised, and then redis-py drops
+    the connection.
     """
 
     _sock: Any
 
     def can_read(self, timeout: float = 0) -> bool:
+        if timeout != 0:
+            return super().can_read(timeout)  # type: ignore[misc]
+        _Turn.now()
         sock = self._sock
-        if timeout == 0 and _POLL is not None and sock is not None:
+        if _POLL is not None and sock is not None:
             pending = getattr(sock, "pending", None)  # TLS: bytes decrypted, not yet read
             if not (pending is not None and pending()):
                 poller = _POLL()
@@ -216,16 +251,16 @@ class _ReadyCheckWithoutSwitch:
         return super().can_read(timeout)  # type: ignore[misc]
 
 
-_WITHOUT_SWITCH: dict[type, type] = {}
+_CHEAP: dict[type, type] = {}
 
 
-def without_idle_switch(connection_class: type) -> type:
-    """``connection_class`` with the ready check of ``_ReadyCheckWithoutSwitch``."""
-    if connection_class not in _WITHOUT_SWITCH:
-        _WITHOUT_SWITCH[connection_class] = type(
-            connection_class.__name__, (_ReadyCheckWithoutSwitch, connection_class), {}
+def cheap_ready_check(connection_class: type) -> type:
+    """``connection_class`` with the ready check of ``_CheapReadyCheck``."""
+    if connection_class not in _CHEAP:
+        _CHEAP[connection_class] = type(
+            connection_class.__name__, (_CheapReadyCheck, connection_class), {}
         )
-    return _WITHOUT_SWITCH[connection_class]
+    return _CHEAP[connection_class]
 
 
 def cluster_client(target: RedisTarget, **options: Any) -> RedisCluster:
