@@ -19,6 +19,15 @@ fresh connection whose headers are not in yet (a slow link, a loaded host) is no
 its first second, so a flood of new connections cannot push it out; a connection that
 trickles its body always is the oldest. Idle keep-alive connections count as arriving (they
 are waiting for their next request).
+
+Each request, once it has arrived and before the app runs, also lets the worker's other
+greenlets run first (``gevent.sleep(0)``). redis-py's check of a pooled connection used to
+give every command such a turn of the event loop, at about 18 µs (gevent's ``poll``); the
+check no longer does (``cardroom.store.connection``), and without any turn a gevent worker
+served some requests over and over while others waited: in ``python -m bench --quick --only
+floor,action`` actions' p50 fell and their p99 rose from about 50 to 90-130 ms. One turn per
+request keeps the p99 within the target (docs/benchmarks.md) and costs the game socket's
+messages nothing: they are not HTTP requests, and their p99 did not need it.
 """
 
 from __future__ import annotations
@@ -133,6 +142,8 @@ class ArrivalGuard:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         sock = environ.get("gunicorn.socket")
+        if sock is not None and monkey.is_module_patched("socket"):
+            gevent.sleep(0)  # the worker's other greenlets first: see the module's doc
         try:
             if environ.get("REQUEST_METHOD") in _BODY_METHODS:
                 try:

@@ -4,8 +4,6 @@ and still refuses to hand out a connection that has something to read or was clo
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
@@ -79,36 +77,3 @@ def test_an_idle_connection_reads_as_having_nothing(client: redis.Redis) -> None
         assert connection.can_read(timeout=0.01) is False  # a wait goes to redis-py's check
     finally:
         pool.release(connection)
-
-
-_TURN_SCRIPT = """
-from gevent import monkey
-
-monkey.patch_all()
-import sys
-
-import gevent
-
-from cardroom.store.connection import make_client, parse_redis_url
-
-client = make_client(parse_redis_url(sys.argv[1]), pool_size=2, wait=1, socket_timeout=5)
-client.ping()
-ran = []
-gevent.spawn(ran.append, "other greenlet")
-connection = client.connection_pool.get_connection()  # asks can_read() on the way out
-client.connection_pool.release(connection)
-print(ran)
-"""
-
-
-def test_under_gevent_the_ready_check_gives_other_greenlets_a_turn(single_redis):
-    """As gevent's poll did: a worker stays fair (docs/architecture.md, "Redis connections")."""
-    result = subprocess.run(
-        [sys.executable, "-c", _TURN_SCRIPT, single_redis.url],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "['other greenlet']"

@@ -189,49 +189,18 @@ def _real_poll() -> Callable[[], Any] | None:
 _POLL = _real_poll()
 
 
-def _no_turn() -> None:
-    pass
-
-
-def _gevent_turn() -> None:
-    from gevent import sleep
-
-    sleep(0)
-
-
-class _Turn:
-    """How a command gives the other greenlets their turn: chosen on first use, once the
-    worker has (or has not) patched its sockets for gevent."""
-
-    give: Callable[[], None] | None = None
-
-    @classmethod
-    def now(cls) -> None:
-        if cls.give is None:
-            try:
-                from gevent import monkey
-            except ImportError:
-                cls.give = _no_turn
-            else:
-                cls.give = _gevent_turn if monkey.is_module_patched("socket") else _no_turn
-        cls.give()
-
-
 class _CheapReadyCheck:
     """A pooled connection whose check on leaving the pool (is there anything to read on
-    it?) asks the operating system directly, after giving the other greenlets a turn
-    (docs/architecture.md, "Redis connections").
+    it?) asks the operating system directly (docs/architecture.md, "Redis connections").
 
     redis-py asks it before every command, through ``select.poll``; under gevent that is
     gevent's poll, which sets up watchers and runs the event loop once even when it may not
-    wait: about 18 µs a command. That turn of the loop matters: without it a gevent worker
-    served some requests over and over while others waited (actions' p99 went from about
-    50 to 90-130 ms, p50 down), so it is kept, as ``gevent.sleep(0)``. The check itself is
-    the system's ``poll``, and only a check that may not wait and finds nothing waiting on
-    the socket is answered here; anything else (data, a closed socket) goes to redis-py's
-    own check. What redis-py's parser has read and not yet returned is not looked at: a
-    reply it has not returned is left only by a read that raised, and then redis-py drops
-    the connection.
+    wait: about 18 µs a command. Only a check that may not wait and finds nothing waiting
+    on the socket is answered here; anything else (data, a closed socket) goes to
+    redis-py's own check. What redis-py's parser has read and not yet returned is not
+    looked at: a reply it has not returned is left only by a read that raised, and then
+    redis-py drops the connection. (The turn of the event loop that gevent's poll gave
+    each command is given once per HTTP request instead: ``cardroom.arrival``.)
     """
 
     _sock: Any
@@ -239,7 +208,6 @@ class _CheapReadyCheck:
     def can_read(self, timeout: float = 0) -> bool:
         if timeout != 0:
             return super().can_read(timeout)  # type: ignore[misc]
-        _Turn.now()
         sock = self._sock
         if _POLL is not None and sock is not None:
             pending = getattr(sock, "pending", None)  # TLS: bytes decrypted, not yet read
