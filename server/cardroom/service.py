@@ -558,7 +558,10 @@ class Tables:
                 except Gone:
                     raise NotFound(game_id) from None
                 except OutcomeUnknown:
-                    pass  # the refusal is certain: nothing was applied
+                    if guessed:  # judged on a guess that no write proved current
+                        record = None
+                        continue
+                    # Judged on the game as loaded: the refusal is certain, nothing applied.
                 raise refusal from None
         raise Conflict(game_id)
 

@@ -118,6 +118,44 @@ def test_a_retry_with_the_same_key_after_an_unknown_outcome_applies_once(own_red
     assert retry.get_json()["version"] == before + 1 == version_of(client, game_id)
 
 
+def test_a_refusal_judged_on_a_stale_kept_game_is_not_answered_when_redis_does_not_answer(
+    own_redis,
+):
+    """A process's kept game is a guess that only a write proves current: when the write
+    that would keep the refusal gets no answer, the refusal is not given as certain."""
+    one, two = quick_app(own_redis.url), quick_app(own_redis.url)
+    game_id, tokens = declaring_table(one)
+    view_of_two = two.get(f"/v1/games/{game_id}/view", headers=auth(tokens[1]))
+    assert view_of_two.status_code == 200  # `two` keeps the game before seat 0 declares
+    declared = one.post(
+        f"/v1/games/{game_id}/actions",
+        json={"type": "declare", "tokens": 3},
+        headers=auth(tokens[0]),
+    )
+    assert declared.status_code == 200, declared.get_json()
+    current = one.get(f"/v1/games/{game_id}/view", headers=auth(tokens[1])).get_json()["etag"]
+    headers = {
+        **auth(tokens[1]),
+        "If-Match": f'"{current}"',
+        "Idempotency-Key": "judged-on-a-guess",
+    }
+    assert own_redis.process is not None
+    os.kill(own_redis.process.pid, signal.SIGSTOP)
+    try:
+        answer = two.post(
+            f"/v1/games/{game_id}/actions", json={"type": "declare", "tokens": 2}, headers=headers
+        )
+    finally:
+        os.kill(own_redis.process.pid, signal.SIGCONT)
+    # On `two`'s kept game the If-Match is stale (412), on the stored game it is current.
+    assert answer.status_code == 503, answer.get_json()
+    time.sleep(0.2)
+    again = two.post(
+        f"/v1/games/{game_id}/actions", json={"type": "declare", "tokens": 2}, headers=headers
+    )
+    assert again.status_code == 200, again.get_json()
+
+
 def test_a_refusal_is_the_keys_answer_for_good(client):
     game_id, tokens = declaring_table(client)
     key = {"Idempotency-Key": "refused-first"}
