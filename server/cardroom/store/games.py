@@ -196,7 +196,7 @@ _ANSWER_MEM_LEVEL = 5
 
 
 def _compressed(value: Any) -> bytes:
-    """A stored answer, zlib-compressed (an Exact Plays answer of 2.7 KB to about 950 bytes):
+    """A stored answer, zlib-compressed (a typical answer of 2.7 KB to about 950 bytes):
     SDK clients send an Idempotency-Key with every action."""
     compressor = zlib.compressobj(1, zlib.DEFLATED, _ANSWER_WBITS, _ANSWER_MEM_LEVEL)
     return compressor.compress(dump_json(value)) + compressor.flush()
