@@ -32,7 +32,15 @@ from cardroom.games.base import (
     redact_event,
 )
 from cardroom.history import History
-from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, OutcomeUnknown
+from cardroom.store import (
+    Answered,
+    Conflict,
+    GameRecord,
+    GameStore,
+    Gone,
+    OutcomeUnknown,
+    StoredAnswer,
+)
 from cardroom.store.buckets import new_game_id
 from cardroom.store.changes import Watch
 from cardroom.store.games import Loaded, hash_token, idempotency_key
@@ -524,15 +532,15 @@ class Tables:
             if record is None:
                 loaded = self._load(game_id, idem_key, acting=True)
                 record, guessed = loaded.record, False
-                if loaded.idempotent_response is not None:
+                if loaded.idempotent_answer is not None:
                     self._authenticate(record, token)
-                    return self._replay_answer(loaded.idempotent_response, body_digest)
+                    return self._replay_answer(loaded.idempotent_answer, body_digest)
             try:
                 return self._act_on(record, token, action, if_match, idem_key, body_digest)
             except Conflict as conflict:
                 record, guessed = conflict.current, False  # written since: as it is now
             except Answered as answered:
-                return self._replay_answer(answered.response, body_digest)
+                return self._replay_answer(answered.stored, body_digest)
             except Gone:
                 raise NotFound(game_id) from None
             except _REFUSALS as refusal:
@@ -554,7 +562,7 @@ class Tables:
                     record, guessed = conflict.current, False
                     continue
                 except Answered as answered:
-                    return self._replay_answer(answered.response, body_digest)
+                    return self._replay_answer(answered.stored, body_digest)
                 except Gone:
                     raise NotFound(game_id) from None
                 except OutcomeUnknown:
@@ -606,9 +614,17 @@ class Tables:
             self.store.commit(record, final=True)
             return ActionOutcome(200, self._action_answer(record, seat, shown))
         # The answer is stored with the action, so it is made first, with the ETag of the
-        # version the commit makes (rev + 1).
+        # version the commit makes (rev + 1). Its view is not stored: the commit stores the
+        # record with the answer, and a replay shapes the view again from it (alike: a view
+        # is made from the record alone).
         answer = self._action_answer(record, seat, shown, rev=record.rev + 1)
-        stored = {"body": body_digest, "status": 200, "response": answer}
+        stored = {
+            "body": body_digest,
+            "status": 200,
+            "seat": seat,
+            "etag": answer["view"]["etag"],
+            "response": {"version": answer["version"], "events": shown},
+        }
         self.store.commit(record, idempotency=(idem_key, stored), final=True)
         return ActionOutcome(200, answer)
 
@@ -619,15 +635,20 @@ class Tables:
         view["etag"] = etag_for(record, seat, rev)
         return {"version": record.version, "events": events, "view": view}
 
-    @staticmethod
-    def _replay_answer(stored: dict[str, Any], body_digest: str | None) -> ActionOutcome:
-        if stored["body"] != body_digest:
+    def _replay_answer(self, stored: StoredAnswer, body_digest: str | None) -> ActionOutcome:
+        kept = stored.answer
+        if kept["body"] != body_digest:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was used with another request body", "Idempotency-Key"
             )
-        if "refusal" in stored:
-            raise replayed_refusal(stored)
-        return ActionOutcome(stored["status"], stored["response"], replayed=True)
+        if "refusal" in kept:
+            raise replayed_refusal(kept)
+        response = kept["response"]
+        if stored.record is not None:  # the game as the action left it: its view again
+            view = self.shape_view(stored.record, kept["seat"])
+            view["etag"] = kept["etag"]
+            response = {**response, "view": view}
+        return ActionOutcome(kept["status"], response, replayed=True)
 
     def come_back(self, game_id: str, token: str | None) -> tuple[GameRecord, int]:
         """The token's seat is back from being away (MT-17, EP-19): the game waits for it

@@ -262,6 +262,31 @@ def test_idempotency_key_applies_once(client):
     assert_problem(other_body, 422, "idempotency-key-reused", "Idempotency-Key")
 
 
+@pytest.mark.parametrize("game_type", ["mr-toast", "exact-plays"])
+def test_a_retry_after_the_game_moved_on_gets_the_first_answer_byte_for_byte(client, game_type):
+    """The stored answer keeps the game as the action left it (docs/architecture.md
+    "Storage"): a retry later shows that game, not the one as it is now."""
+    game_id, tokens = new_table(client, game_type, 3, seed=8)
+    seat, mine = mover(client, game_id, tokens)
+    action = mine["legal_actions"][0]
+    headers = {**auth(tokens[seat]), "Idempotency-Key": "late"}
+    first = client.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    assert first.status_code == 200
+    for _ in range(4):
+        other, theirs = mover(client, game_id, tokens)
+        moved = client.post(
+            f"/v1/games/{game_id}/actions",
+            json=theirs["legal_actions"][0],
+            headers=auth(tokens[other]),
+        )
+        assert moved.status_code == 200, moved.get_json()
+    assert view(client, game_id)["version"] > first.get_json()["version"]
+    again = client.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_data() == first.get_data()
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
 # --- events -------------------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import zlib
 
@@ -10,7 +11,7 @@ import pytest
 import redis
 
 from cardroom.store import Conflict
-from cardroom.store.games import _compressed, _decompressed, dump_json, game_key
+from cardroom.store.games import dump_json, game_key, idempotency_key
 
 from helpers import auth, new_table, view
 
@@ -112,10 +113,43 @@ def test_an_integer_beyond_64_bits_in_an_action_gets_a_problem_never_a_500(clien
     assert client.get(f"/v1/games/{game_id}/events").status_code == 200
 
 
-@pytest.mark.parametrize("size", [10, 5_000])
-def test_a_stored_answer_comes_back_as_it_was_written_small_or_beyond_the_window(size):
-    """Answers are compressed with an 8 KiB window; longer ones come back whole too, and so
-    do answers written with zlib's defaults (as before)."""
-    answer = {"view": {"cards": [{"id": n, "code": f"{n % 13}S"} for n in range(size)]}}
-    assert _decompressed(_compressed(answer)) == answer
-    assert _decompressed(zlib.compress(dump_json(answer), 1)) == answer
+def act_once(client, game_id: str, token: str, action: dict, key: str):
+    headers = {**auth(token), "Idempotency-Key": key}
+    return client.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
+
+
+def test_a_stored_answer_holds_the_record_its_action_wrote_not_the_view(client, raw):
+    """docs/architecture.md "Storage": the key's value is the answer without its view, a
+    newline, and the record as the commit wrote it; a replay shapes the view from that."""
+    game_id, tokens = new_table(client, "exact-plays", 4, seed=3)
+    seat = view(client, game_id)["awaiting"][0]
+    action = view(client, game_id, tokens[seat])["legal_actions"][0]
+    first = act_once(client, game_id, tokens[seat], action, "kept")
+    assert first.status_code == 200
+    (key,) = raw.scan_iter(match=f"{game_key(game_id)}:idem:*")
+    answer, newline, record = raw.get(key).partition(b"\n")
+    assert newline and record == raw.hget(game_key(game_id), "rec")
+    kept = json.loads(answer)
+    assert kept["seat"] == seat and kept["etag"] == first.get_json()["view"]["etag"]
+    assert kept["response"] == {k: v for k, v in first.get_json().items() if k != "view"}
+    again = act_once(client, game_id, tokens[seat], action, "kept")
+    assert again.get_data() == first.get_data()
+
+
+def test_an_answer_stored_compressed_before_is_still_replayed(client, raw, settings):
+    """Answers were stored zlib-compressed, whole, before; they live an hour, so a process
+    that stores them otherwise still replays them (a rolling upgrade)."""
+    game_id, tokens = new_table(client, "mr-toast", 2, seed=4)
+    seat = view(client, game_id)["awaiting"][0]
+    action = view(client, game_id, tokens[seat])["legal_actions"][0]
+    digest = hashlib.sha256(
+        json.dumps(action, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    response = {"version": 99, "events": [], "view": {"etag": "then"}}
+    stored = {"body": digest, "status": 200, "response": response}
+    key = idempotency_key(game_id, tokens[seat], "old")
+    raw.set(key, zlib.compress(dump_json(stored), 1), ex=settings.idempotency_ttl_seconds)
+    replayed = act_once(client, game_id, tokens[seat], action, "old")
+    assert replayed.status_code == 200 and replayed.headers["Idempotent-Replayed"] == "true"
+    assert replayed.get_json() == response
+    assert view(client, game_id)["version"] == 0, "nothing applied"

@@ -11,6 +11,7 @@ from cardroom.store.games import (
     GameStore,
     Gone,
     OutcomeUnknown,
+    StoredAnswer,
 )
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "Gone",
     "OutcomeUnknown",
     "RedisURLError",
+    "StoredAnswer",
     "connect",
 ]
 

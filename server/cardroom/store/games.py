@@ -7,7 +7,9 @@ Every key of a game carries the hash tag of its id, so one game lives in one clu
                                   of the seat's token), ``log`` (the game's log,
                                   zlib-compressed) and ``tail`` (its newest entries, one JSON
                                   array a line, not yet compressed)
-- ``cardroom:game:{ID}:idem:<h>`` a stored action response, for Idempotency-Key retries
+- ``cardroom:game:{ID}:idem:<h>`` a stored action response, for Idempotency-Key retries:
+                                  its JSON, then a newline and the record the action wrote
+                                  (``StoredAnswer``)
 
 Events are not stored: the log (``cardroom.steps``) rebuilds them. It takes a few hundred
 bytes where the events took tens of kilobytes (docs/benchmarks.md). New entries are appended
@@ -90,7 +92,8 @@ def index_key(bucket: int) -> str:
 # KEYS: game hash, idempotency key (or the game hash again); to create, the bucket's index.
 # ARGV: 1 rev read ('' to create), 2 record JSON, 3 TTL, 4 idempotency value or '',
 # 5 its TTL, 6 token field or '', 7 token hash, 8 sealed log or '', 9 entries to append or '',
-# 10 the write id read, 11 this write's id; to create: 12 the creation time in ms, 13 the
+# 10 the write id read, 11 this write's id (the idempotency value is stored followed by a
+# newline and the record, ARGV 2); to create: 12 the creation time in ms, 13 the
 # bucket, 14 the number of buckets, 15 the game id.
 # Returns the new rev; -2 if the game is gone; -1 if a game to create exists; the game's hash
 # (HGETALL) if it was written since the read; a list of one item, the stored answer, if the
@@ -123,7 +126,7 @@ else
 end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[6], ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
-if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[5]) end
+if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4] .. '\\n' .. ARGV[2], 'EX', ARGV[5]) end
 if ARGV[1] == '' and KEYS[3] then
   local buckets = tonumber(ARGV[14])
   local x = tonumber(ARGV[12])
@@ -175,36 +178,37 @@ class Conflict(Exception):
 
 
 class Answered(Exception):
-    """The Idempotency-Key of a write already has a stored answer (``response``): nothing
+    """The Idempotency-Key of a write already has a stored answer (``stored``): nothing
     was written."""
 
-    def __init__(self, response: dict[str, Any]):
+    def __init__(self, stored: StoredAnswer):
         super().__init__("answered")
-        self.response = response
+        self.stored = stored
 
 
 class Gone(Exception):
     """The game does not exist (never created, or expired)."""
 
 
-# An 8 KiB window and a small hash table: answers are a few KB, and zlib's default (32 KiB,
-# memLevel 8) spends most of its time on such an answer setting up its tables (a 4.4 KB
-# answer, out of cache: about 65 µs against 17, the same size within 1 %). Any zlib stream
-# decompresses alike.
-_ANSWER_WBITS = 13
-_ANSWER_MEM_LEVEL = 5
+@dataclass
+class StoredAnswer:
+    """What an Idempotency-Key keeps: the ``answer`` its write stored and, for a write of the
+    game (``GameStore.commit``), the ``record`` that write stored with it, so that what the
+    answer shows of the game can be made again from it rather than stored twice."""
+
+    answer: dict[str, Any]
+    record: GameRecord | None = None
 
 
-def _compressed(value: Any) -> bytes:
-    """A stored answer, zlib-compressed (a typical answer of 2.7 KB to about 950 bytes):
-    SDK clients send an Idempotency-Key with every action."""
-    compressor = zlib.compressobj(1, zlib.DEFLATED, _ANSWER_WBITS, _ANSWER_MEM_LEVEL)
-    return compressor.compress(dump_json(value)) + compressor.flush()
-
-
-def _decompressed(stored: bytes) -> Any:
-    """A stored answer, as ``_compressed`` wrote it."""
-    return orjson.loads(zlib.decompress(stored))
+def _stored_answer(game_id: str, stored: bytes) -> StoredAnswer:
+    """An Idempotency-Key's value as the write scripts store it: the answer's JSON, then
+    (for a commit) a newline and the record's JSON. Compact JSON has no raw newline."""
+    if stored[:1] != b"{":  # zlib, as answers were stored before (their TTL is short)
+        return StoredAnswer(orjson.loads(zlib.decompress(stored)))
+    answer, _, record = stored.partition(b"\n")
+    return StoredAnswer(
+        orjson.loads(answer), GameRecord.from_json(game_id, record) if record else None
+    )
 
 
 def dump_json(value: Any) -> bytes:
@@ -309,6 +313,12 @@ class GameRecord:
         )
 
     @classmethod
+    def from_json(cls, game_id: str, body: bytes) -> GameRecord:
+        """The record as ``to_json`` wrote it (what a write stores as ``rec``), without what
+        the game's hash keeps beside it (its revision, tokens and log)."""
+        return cls(id=game_id, **orjson.loads(body))
+
+    @classmethod
     def from_hash(cls, game_id: str, data: dict[bytes, bytes]) -> GameRecord:
         body = orjson.loads(data[b"rec"])
         tokens = {
@@ -364,7 +374,7 @@ class IndexEntry:
 @dataclass
 class Loaded:
     record: GameRecord
-    idempotent_response: dict[str, Any] | None = None
+    idempotent_answer: StoredAnswer | None = None
 
 
 class GameStore:
@@ -416,7 +426,7 @@ class GameStore:
             self.recent.observe_load(game_id, results[0])
         self.recent.keep(game_id, results[0])
         record = GameRecord.from_hash(game_id, results[0])
-        stored = _decompressed(results[1]) if idempotency and results[1] else None
+        stored = _stored_answer(game_id, results[1]) if idempotency and results[1] else None
         return Loaded(record, stored)
 
     def revision(self, game_id: str) -> int | None:
@@ -473,7 +483,9 @@ class GameStore:
         exist, and its index entry is written with it (its id must come from
         ``buckets.new_game_id``). ``final``: the caller never changes the record again, so
         once written it is this process's snapshot of the game as it is (``snapshot``),
-        read by the followers here without decoding the kept hash again.
+        read by the followers here without decoding the kept hash again. ``idempotency``:
+        (key, answer); the answer is stored with the record as this write stores it
+        (``StoredAnswer``), so it need not hold what it shows of the game.
         """
         sealed, appended = self._log_update(record)
         body = record.to_json()
@@ -483,7 +495,7 @@ class GameStore:
             "" if create else record.rev,
             body,
             self.ttl_seconds if token or record.joined() else self.unjoined_ttl_seconds,
-            _compressed(idempotency[1]) if idempotency else "",
+            dump_json(idempotency[1]) if idempotency else "",
             self.idempotency_ttl_seconds,
             f"t{token[0]}" if token else "",
             token_hash,
@@ -522,7 +534,7 @@ class GameStore:
         Raises Conflict (with the game as stored) if it was written since, Gone if it
         expired, Answered if the key has an answer already.
         """
-        args = [record.rev, record.write_id, _compressed(stored), self.idempotency_ttl_seconds]
+        args = [record.rev, record.write_id, dump_json(stored), self.idempotency_ttl_seconds]
         result = self._write_once(self._refuse, [game_key(record.id), key], args, record.id)
         self._raise_refused_write(record, result)
         if result == -2:
@@ -534,7 +546,7 @@ class GameStore:
     def _raise_refused_write(self, record: GameRecord, result: Any) -> None:
         """A write script's answer that is not a write: a stored answer, or a newer game."""
         if isinstance(result, list) and len(result) == 1:
-            raise Answered(_decompressed(result[0]))
+            raise Answered(_stored_answer(record.id, result[0]))
         if isinstance(result, list):
             if record.recalled:
                 self.recent.observe(False)
