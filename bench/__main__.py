@@ -423,7 +423,8 @@ def render(report: dict[str, Any]) -> str:
         out.append(
             "active = halfway through the game, finished = at its end; the median game of"
             f" {report['settings']['storage_seeds']} per row; no Idempotency-Key used."
-            f" Each action sent with an Idempotency-Key adds (for 24 h): {idem}."
+            " Each action sent with an Idempotency-Key adds (for an hour,"
+            f" CARDROOM_IDEMPOTENCY_TTL): {idem}."
             f" Index entry: {storage['index_bytes_per_game']:,.0f} B per game."
         )
         layouts = storage.get("layouts_active_4p", {})

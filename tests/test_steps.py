@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,17 +18,25 @@ import pytest
 from cardroom import steps
 from cardroom.games import get_game
 from cardroom.games.base import RuleError
+from cardroom.service import Tables
 from cardroom.steps import Replay
-from cardroom.store.games import SEAL_AFTER, GameRecord, GameStore
+from cardroom.store.games import SEAL_AFTER, GameRecord, GameStore, dump_json
 
 CREATED_AT = 1_764_433_845.123456
 THINKING_MS = (0, 1, 250, 1_500, 4_999, 40_000)
 
 
 def play_live(
-    game_type: str, players: int, options: dict[str, Any], seed: int, bot_seat: int | None
+    game_type: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    bot_seat: int | None,
+    seen: Callable[[GameRecord], None] = lambda record: None,
 ) -> tuple[GameRecord, list[dict[str, Any]], list[str]]:
-    """A random game as the service plays it; returns the record, its events, its log lines."""
+    """A random game as the service plays it; returns the record, its events, its log lines.
+    ``seen`` is shown the record at every commit, before it goes through JSON (as the
+    service makes an action's answer)."""
     game = get_game(game_type)
     full = game.validate_options(players, options)
     seats: list[dict[str, Any]] = [{"name": None, "bot": None} for _ in range(players)]
@@ -49,6 +58,7 @@ def play_live(
     stored: list[str] = []
 
     def commit() -> None:
+        seen(record)
         stored.extend(record.pending)
         record.pending.clear()
         record.state = json.loads(json.dumps(record.state))
@@ -177,3 +187,41 @@ def test_turn_clock_timeouts_are_replayed_at_the_millisecond_they_passed(
         assert replayed(record, lines, 3).events == events
         timeouts += sum(event["type"] == "timed_out" for event in events)
     assert timeouts > 0, "no clock ran out: the test does not test the turn clock"
+
+
+@pytest.mark.parametrize(("game_type", "players", "options"), TABLES)
+def test_the_game_as_it_was_at_any_event_gives_every_seat_the_view_live_play_gave(
+    game_type: str, players: int, options: dict[str, Any]
+) -> None:
+    """A retried Idempotency-Key's answer shows the view made again from the log
+    (``steps.as_it_was``, docs/architecture.md "An action's path"): byte for byte the view
+    each seat had then, clocks, away seats, bots and a chosen seed included."""
+    tables = Tables(store=None)  # type: ignore[arg-type]  # views need no store
+    for seed in range(4):
+        bot_seat = seed % players if seed % 2 == 0 else None
+        views: dict[int, list[bytes]] = {}
+
+        def seen(record: GameRecord, views: dict[int, list[bytes]] = views) -> None:
+            views[record.seq] = [
+                dump_json(tables.shape_view(record, seat)) for seat in range(players)
+            ]
+
+        record, _, lines = play_live(game_type, players, options, seed, bot_seat, seen)
+        record.log_tail = "\n".join(lines).encode()
+        points = sorted(views)
+        for seq in random.Random(seed).sample(points, min(10, len(points))) + points[-1:]:
+            then = steps.as_it_was(record, seq)
+            assert then is not None and then.seq == seq
+            for seat in range(players):
+                assert dump_json(tables.shape_view(then, seat)) == views[seq][seat], (seed, seq)
+        assert steps.as_it_was(record, record.seq + 1) is None, "no such event: not its past"
+
+
+def test_the_game_as_it_was_keeps_a_chosen_seed_chosen() -> None:
+    """The view says how the cards were dealt; a seed the creator chose is shown as such."""
+    record, _, lines = play_live("exact-plays", 2, {}, 3, None)
+    record.seed_chosen = True
+    record.log_tail = "\n".join(lines).encode()
+    then = steps.as_it_was(record, 5)
+    assert then is not None and then.seed_chosen
+    assert Tables(store=None).shape_view(then, 0)["deal"] == "seeded"  # type: ignore[arg-type]

@@ -32,15 +32,7 @@ from cardroom.games.base import (
     redact_event,
 )
 from cardroom.history import History
-from cardroom.store import (
-    Answered,
-    Conflict,
-    GameRecord,
-    GameStore,
-    Gone,
-    OutcomeUnknown,
-    StoredAnswer,
-)
+from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, OutcomeUnknown
 from cardroom.store.buckets import new_game_id
 from cardroom.store.changes import Watch
 from cardroom.store.games import Loaded, hash_token, idempotency_key
@@ -534,13 +526,13 @@ class Tables:
                 record, guessed = loaded.record, False
                 if loaded.idempotent_answer is not None:
                     self._authenticate(record, token)
-                    return self._replay_answer(loaded.idempotent_answer, body_digest)
+                    return self._replay_answer(loaded.idempotent_answer, body_digest, record)
             try:
                 return self._act_on(record, token, action, if_match, idem_key, body_digest)
             except Conflict as conflict:
                 record, guessed = conflict.current, False  # written since: as it is now
             except Answered as answered:
-                return self._replay_answer(answered.stored, body_digest)
+                return self._replay_answer(answered.stored, body_digest, game_id=game_id)
             except Gone:
                 raise NotFound(game_id) from None
             except _REFUSALS as refusal:
@@ -562,7 +554,7 @@ class Tables:
                     record, guessed = conflict.current, False
                     continue
                 except Answered as answered:
-                    return self._replay_answer(answered.stored, body_digest)
+                    return self._replay_answer(answered.stored, body_digest, game_id=game_id)
                 except Gone:
                     raise NotFound(game_id) from None
                 except OutcomeUnknown:
@@ -614,14 +606,14 @@ class Tables:
             self.store.commit(record, final=True)
             return ActionOutcome(200, self._action_answer(record, seat, shown))
         # The answer is stored with the action, so it is made first, with the ETag of the
-        # version the commit makes (rev + 1). Its view is not stored: the commit stores the
-        # record with the answer, and a replay shapes the view again from it (alike: a view
-        # is made from the record alone).
+        # version the commit makes (rev + 1). Its view, the bulk of it, is not stored: a
+        # replay makes it again from the game's log (``_answered_view``).
         answer = self._action_answer(record, seat, shown, rev=record.rev + 1)
         stored = {
             "body": body_digest,
             "status": 200,
             "seat": seat,
+            "seq": record.seq,
             "etag": answer["view"]["etag"],
             "response": {"version": answer["version"], "events": shown},
         }
@@ -635,20 +627,36 @@ class Tables:
         view["etag"] = etag_for(record, seat, rev)
         return {"version": record.version, "events": events, "view": view}
 
-    def _replay_answer(self, stored: StoredAnswer, body_digest: str | None) -> ActionOutcome:
-        kept = stored.answer
-        if kept["body"] != body_digest:
+    def _replay_answer(
+        self,
+        stored: dict[str, Any],
+        body_digest: str | None,
+        record: GameRecord | None = None,
+        game_id: str = "",
+    ) -> ActionOutcome:
+        """An Idempotency-Key's first answer again; ``record``: the game as just loaded."""
+        if stored["body"] != body_digest:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was used with another request body", "Idempotency-Key"
             )
-        if "refusal" in kept:
-            raise replayed_refusal(kept)
-        response = kept["response"]
-        if stored.record is not None:  # the game as the action left it: its view again
-            view = self.shape_view(stored.record, kept["seat"])
-            view["etag"] = kept["etag"]
+        if "refusal" in stored:
+            raise replayed_refusal(stored)
+        response = stored["response"]
+        if "view" not in response:
+            view = self._answered_view(record or self._load(game_id).record, stored)
             response = {**response, "view": view}
-        return ActionOutcome(kept["status"], response, replayed=True)
+        return ActionOutcome(stored["status"], response, replayed=True)
+
+    def _answered_view(self, record: GameRecord, stored: dict[str, Any]) -> dict[str, Any]:
+        """The view an accepted action answered with, made again from the game's log: a view
+        is made from the record alone, and the log rebuilds the record as the action left
+        it, so it is the first view byte for byte (docs/architecture.md, "An action's path")."""
+        then = steps.as_it_was(record, stored["seq"])
+        if then is None:  # not this game's past: the game was replaced since (a restore)
+            raise NotFound(record.id)
+        view = self.shape_view(then, stored["seat"])
+        view["etag"] = stored["etag"]
+        return view
 
     def come_back(self, game_id: str, token: str | None) -> tuple[GameRecord, int]:
         """The token's seat is back from being away (MT-17, EP-19): the game waits for it

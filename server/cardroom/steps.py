@@ -107,6 +107,7 @@ class Replay:
             players=stored.players,
             options=stored.options,
             seed=stored.seed,
+            seed_chosen=stored.seed_chosen,
             seats=[_as_created(seat) for seat in stored.seats],
             state=state,
             created_at=stored.created_at,
@@ -149,6 +150,17 @@ class Replay:
             return come_back(record, game, entry[1], record.logged_ms + entry[2])
         seat, action, elapsed = entry
         return act(record, game, seat, action, record.logged_ms + elapsed)
+
+
+def as_it_was(stored: GameRecord, seq: int) -> GameRecord | None:
+    """The game as it was when its ``seq``-th event was the last (every step adds at least
+    one), rebuilt from ``stored``'s log; None if its log never had that many events."""
+    replay = Replay(stored)
+    for line in stored.log_lines():
+        if replay.record.seq >= seq:
+            break
+        replay.step(line)
+    return replay.record if replay.record.seq == seq else None
 
 
 def _as_created(seat: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from cardroom.store.games import (
     GameStore,
     Gone,
     OutcomeUnknown,
-    StoredAnswer,
 )
 
 __all__ = [
@@ -22,7 +21,6 @@ __all__ = [
     "Gone",
     "OutcomeUnknown",
     "RedisURLError",
-    "StoredAnswer",
     "connect",
 ]
 

@@ -7,9 +7,7 @@ Every key of a game carries the hash tag of its id, so one game lives in one clu
                                   of the seat's token), ``log`` (the game's log,
                                   zlib-compressed) and ``tail`` (its newest entries, one JSON
                                   array a line, not yet compressed)
-- ``cardroom:game:{ID}:idem:<h>`` a stored action response, for Idempotency-Key retries:
-                                  its JSON, then a newline and the record the action wrote
-                                  (``StoredAnswer``)
+- ``cardroom:game:{ID}:idem:<h>`` a stored action response, for Idempotency-Key retries
 
 Events are not stored: the log (``cardroom.steps``) rebuilds them. It takes a few hundred
 bytes where the events took tens of kilobytes (docs/benchmarks.md). New entries are appended
@@ -92,8 +90,7 @@ def index_key(bucket: int) -> str:
 # KEYS: game hash, idempotency key (or the game hash again); to create, the bucket's index.
 # ARGV: 1 rev read ('' to create), 2 record JSON, 3 TTL, 4 idempotency value or '',
 # 5 its TTL, 6 token field or '', 7 token hash, 8 sealed log or '', 9 entries to append or '',
-# 10 the write id read, 11 this write's id (the idempotency value is stored followed by a
-# newline and the record, ARGV 2); to create: 12 the creation time in ms, 13 the
+# 10 the write id read, 11 this write's id; to create: 12 the creation time in ms, 13 the
 # bucket, 14 the number of buckets, 15 the game id.
 # Returns the new rev; -2 if the game is gone; -1 if a game to create exists; the game's hash
 # (HGETALL) if it was written since the read; a list of one item, the stored answer, if the
@@ -126,7 +123,7 @@ else
 end
 if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], ARGV[6], ARGV[7]) end
 redis.call('EXPIRE', KEYS[1], ARGV[3])
-if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4] .. '\\n' .. ARGV[2], 'EX', ARGV[5]) end
+if ARGV[4] ~= '' then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[5]) end
 if ARGV[1] == '' and KEYS[3] then
   local buckets = tonumber(ARGV[14])
   local x = tonumber(ARGV[12])
@@ -181,7 +178,7 @@ class Answered(Exception):
     """The Idempotency-Key of a write already has a stored answer (``stored``): nothing
     was written."""
 
-    def __init__(self, stored: StoredAnswer):
+    def __init__(self, stored: dict[str, Any]):
         super().__init__("answered")
         self.stored = stored
 
@@ -190,25 +187,10 @@ class Gone(Exception):
     """The game does not exist (never created, or expired)."""
 
 
-@dataclass
-class StoredAnswer:
-    """What an Idempotency-Key keeps: the ``answer`` its write stored and, for a write of the
-    game (``GameStore.commit``), the ``record`` that write stored with it, so that what the
-    answer shows of the game can be made again from it rather than stored twice."""
-
-    answer: dict[str, Any]
-    record: GameRecord | None = None
-
-
-def _stored_answer(game_id: str, stored: bytes) -> StoredAnswer:
-    """An Idempotency-Key's value as the write scripts store it: the answer's JSON, then
-    (for a commit) a newline and the record's JSON. Compact JSON has no raw newline."""
-    if stored[:1] != b"{":  # zlib, as answers were stored before (their TTL is short)
-        return StoredAnswer(orjson.loads(zlib.decompress(stored)))
-    answer, _, record = stored.partition(b"\n")
-    return StoredAnswer(
-        orjson.loads(answer), GameRecord.from_json(game_id, record) if record else None
-    )
+def _stored_answer(stored: bytes) -> dict[str, Any]:
+    """An Idempotency-Key's stored answer: its JSON (zlib-compressed JSON, as earlier releases
+    stored answers, is read too: they live an hour)."""
+    return orjson.loads(stored if stored[:1] == b"{" else zlib.decompress(stored))
 
 
 def dump_json(value: Any) -> bytes:
@@ -313,12 +295,6 @@ class GameRecord:
         )
 
     @classmethod
-    def from_json(cls, game_id: str, body: bytes) -> GameRecord:
-        """The record as ``to_json`` wrote it (what a write stores as ``rec``), without what
-        the game's hash keeps beside it (its revision, tokens and log)."""
-        return cls(id=game_id, **orjson.loads(body))
-
-    @classmethod
     def from_hash(cls, game_id: str, data: dict[bytes, bytes]) -> GameRecord:
         body = orjson.loads(data[b"rec"])
         tokens = {
@@ -374,7 +350,7 @@ class IndexEntry:
 @dataclass
 class Loaded:
     record: GameRecord
-    idempotent_answer: StoredAnswer | None = None
+    idempotent_answer: dict[str, Any] | None = None
 
 
 class GameStore:
@@ -426,7 +402,7 @@ class GameStore:
             self.recent.observe_load(game_id, results[0])
         self.recent.keep(game_id, results[0])
         record = GameRecord.from_hash(game_id, results[0])
-        stored = _stored_answer(game_id, results[1]) if idempotency and results[1] else None
+        stored = _stored_answer(results[1]) if idempotency and results[1] else None
         return Loaded(record, stored)
 
     def revision(self, game_id: str) -> int | None:
@@ -483,9 +459,7 @@ class GameStore:
         exist, and its index entry is written with it (its id must come from
         ``buckets.new_game_id``). ``final``: the caller never changes the record again, so
         once written it is this process's snapshot of the game as it is (``snapshot``),
-        read by the followers here without decoding the kept hash again. ``idempotency``:
-        (key, answer); the answer is stored with the record as this write stores it
-        (``StoredAnswer``), so it need not hold what it shows of the game.
+        read by the followers here without decoding the kept hash again.
         """
         sealed, appended = self._log_update(record)
         body = record.to_json()
@@ -546,7 +520,7 @@ class GameStore:
     def _raise_refused_write(self, record: GameRecord, result: Any) -> None:
         """A write script's answer that is not a write: a stored answer, or a newer game."""
         if isinstance(result, list) and len(result) == 1:
-            raise Answered(_stored_answer(record.id, result[0]))
+            raise Answered(_stored_answer(result[0]))
         if isinstance(result, list):
             if record.recalled:
                 self.recent.observe(False)
