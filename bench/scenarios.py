@@ -466,7 +466,7 @@ def storage(ctx: Context) -> dict[str, Any]:
                 f"storage {game_type} {players}p: active {rows[-1]['active']['total']:,.0f} B,"
                 f" finished {rows[-1]['finished']['total']:,.0f} B"
             )
-    # Idempotency-Key: each accepted action with a key stores its whole answer for a day.
+    # Idempotency-Key: each action with a key stores its answer (without its view) for an hour.
     idem: dict[str, Any] = {}
     for game_type in GAME_TYPES:
         plan = plans.make_plan(game_type, 4, ctx.seeds(1))
