@@ -526,13 +526,15 @@ class Tables:
                 record, guessed = loaded.record, False
                 if loaded.idempotent_answer is not None:
                     self._authenticate(record, token)
-                    return self._replay_answer(loaded.idempotent_answer, body_digest, record)
+                    return self._replay_answer(
+                        game_id, loaded.idempotent_answer, body_digest, record
+                    )
             try:
                 return self._act_on(record, token, action, if_match, idem_key, body_digest)
             except Conflict as conflict:
                 record, guessed = conflict.current, False  # written since: as it is now
             except Answered as answered:
-                return self._replay_answer(answered.stored, body_digest, game_id=game_id)
+                return self._replay_answer(game_id, answered.stored, body_digest)
             except Gone:
                 raise NotFound(game_id) from None
             except _REFUSALS as refusal:
@@ -554,7 +556,7 @@ class Tables:
                     record, guessed = conflict.current, False
                     continue
                 except Answered as answered:
-                    return self._replay_answer(answered.stored, body_digest, game_id=game_id)
+                    return self._replay_answer(game_id, answered.stored, body_digest)
                 except Gone:
                     raise NotFound(game_id) from None
                 except OutcomeUnknown:
@@ -629,12 +631,12 @@ class Tables:
 
     def _replay_answer(
         self,
+        game_id: str,
         stored: dict[str, Any],
         body_digest: str | None,
-        record: GameRecord | None = None,
-        game_id: str = "",
+        loaded: GameRecord | None = None,
     ) -> ActionOutcome:
-        """An Idempotency-Key's first answer again; ``record``: the game as just loaded."""
+        """An Idempotency-Key's first answer again (``loaded``: the game, if just loaded)."""
         if stored["body"] != body_digest:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was used with another request body", "Idempotency-Key"
@@ -643,7 +645,7 @@ class Tables:
             raise replayed_refusal(stored)
         response = stored["response"]
         if "view" not in response:
-            view = self._answered_view(record or self._load(game_id).record, stored)
+            view = self._answered_view(loaded or self._load(game_id).record, stored)
             response = {**response, "view": view}
         return ActionOutcome(stored["status"], response, replayed=True)
 
