@@ -242,9 +242,9 @@ def test_a_full_redis_answers_507_storage_full_and_reads_go_on(tmp_path):
                 break
         assert answers[-1] == 507, answers[-3:]
         assert set(answers) == {201, 507}
-        full = client.post("/v1/games", json={"game_type": "mr-toast", "players": 2})
-        assert full.status_code == 507
-        assert full.get_json()["type"] == "/problems/storage-full"
+        # The refusal itself is checked, not one more write: Redis's used memory moves a
+        # little between commands, so a smaller game may fit again just after.
+        assert created.get_json()["type"] == "/problems/storage-full"
         assert client.get(f"/v1/games/{game_id}/view", headers=auth(tokens[0])).status_code == 200
         assert client.get("/healthz").status_code == 200
     finally:
