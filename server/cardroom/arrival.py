@@ -26,8 +26,9 @@ give every command such a turn of the event loop, at about 18 µs (gevent's ``po
 check no longer does (``cardroom.store.connection``), and without any turn a gevent worker
 served some requests over and over while others waited: in ``python -m bench --quick --only
 floor,action`` actions' p50 fell and their p99 rose from about 50 to 90-130 ms. One turn per
-request keeps the p99 within the target (docs/benchmarks.md) and costs the game socket's
-messages nothing: they are not HTTP requests, and their p99 did not need it.
+request brings p99 / p50 back to 3-4 in most runs (2.8-5.9 over a night's runs on a busy
+2-core machine; a turn per command gave 2.8-3.4: docs/benchmarks.md) and costs the game
+socket's messages nothing: they are not HTTP requests, and their p99 did not need it.
 """
 
 from __future__ import annotations
