@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from cardroom.api.jsonio import COMPACT, JSONProvider, dumps_bytes
+from cardroom.api.jsonio import COMPACT, JSONProvider, dumps_bytes, loads
 
 VALUES = [
     {"a": 1, "b": [1, 2.5, None, True], "c": {"d": "e"}},
@@ -77,3 +77,39 @@ def test_a_tiny_float_is_the_same_number_spelt_otherwise():
     import json
 
     assert json.loads(dumps_bytes([1e-5])) == [1e-5]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"act","id":"k1","action":{"type":"play","cards":["7H","7S"]}}',
+        '{"name":"Zo\\u00e9","n":-3,"f":2.5,"none":null,"t":true}',
+        '"caf\u00e9"',
+        "[NaN, Infinity, -Infinity]",  # the stdlib takes them; orjson does not
+        "[123456789012345678901234567890]",  # beyond 64 bits: the stdlib's int
+        "[-9223372036854775809, 18446744073709551616, 9223372036854775807]",
+        '"\\ud800"',  # a lone surrogate: orjson refuses it
+        '{"a":1,"a":2}',
+        " [1, 2] ",
+    ],
+)
+def test_loads_takes_what_the_stdlib_takes(text):
+    import json
+    import math
+
+    ours, theirs = loads(text), json.loads(text)
+    if text.startswith("[NaN"):
+        assert math.isnan(ours[0]) and ours[1:] == theirs[1:]
+    else:
+        assert ours == theirs and type(ours) is type(theirs)
+    assert loads(text.encode()) == ours or text.startswith("[NaN")
+
+
+@pytest.mark.parametrize("text", ["", "{", "{'a': 1}", "[1,]", "nope", '{"a":1} x'])
+def test_loads_refuses_what_the_stdlib_refuses_with_a_value_error(text):
+    import json
+
+    with pytest.raises(ValueError):
+        json.loads(text)
+    with pytest.raises(ValueError):
+        loads(text)

@@ -33,7 +33,6 @@ sockets follow the game here.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import threading
 import time
@@ -51,7 +50,7 @@ from wsproto.events import (
 )
 from wsproto.utilities import LocalProtocolError, RemoteProtocolError
 
-from cardroom.api.jsonio import dumps_bytes
+from cardroom.api.jsonio import dumps_bytes, loads
 from cardroom.api.observability import count_action
 from cardroom.games.base import redact_event
 from cardroom.service import InvalidRequest, Tables, etag_for
@@ -131,7 +130,7 @@ class _Session:
         self.seat: int | None = None
         self.events_after: int | None = None
         self.closed = threading.Event()
-        self._send_lock = threading.RLock()
+        self._send_lock = threading.Lock()
         self._sent_etag: str | None = None
         self._last_sent = time.monotonic()
         self._partial: list[str] = []
@@ -264,7 +263,7 @@ class _Session:
                     if event.message_finished:
                         text, self._partial = "".join(self._partial), []
                         try:
-                            self._inbox.append(json.loads(text))
+                            self._inbox.append(loads(text))
                         except ValueError:
                             self._inbox.append(None)
                 elif isinstance(event, BytesMessage):
@@ -329,7 +328,7 @@ class _Session:
         """Send the problem the REST API would answer ``error`` with; its status."""
         response = current_app.handle_user_exception(error)
         try:
-            problem = json.loads(response.get_data())
+            problem = loads(response.get_data())
         except ValueError:
             problem = {"status": response.status_code, "detail": str(error)}
         with contextlib.suppress(_Closed):
@@ -343,17 +342,21 @@ class _Session:
                 if etag == self._sent_etag and message["type"] == "view" and not always:
                     return
                 self._sent_etag = etag
-            self._transmit(TextMessage(data=text))
+            self._write(TextMessage(data=text))
 
     def _transmit(self, event: Any) -> None:
         """Frame one event and send it (one sender at a time: the reader answers pings)."""
         with self._send_lock:
-            try:
-                self.sock.sendall(self.connection.send(event))
-            except OSError:
-                self.closed.set()
-                raise _Closed() from None
-            self._last_sent = time.monotonic()
+            self._write(event)
+
+    def _write(self, event: Any) -> None:
+        """``_transmit`` with the send lock held."""
+        try:
+            self.sock.sendall(self.connection.send(event))
+        except OSError:
+            self.closed.set()
+            raise _Closed() from None
+        self._last_sent = time.monotonic()
 
     def _close(self, code: int, reason: str) -> None:
         with contextlib.suppress(_Closed, LocalProtocolError):
