@@ -100,7 +100,7 @@ if ARGV[4] ~= '' then
   local answered = redis.call('GET', KEYS[2])
   if answered then return {answered} end
 end
-local seen = redis.call('HMGET', KEYS[1], 'rev', 'w')
+local seen = redis.call('HMGET', KEYS[1], 'rev', 'w', 'tail')
 local rev = seen[1]
 if ARGV[1] == '' then
   if rev then return -1 end
@@ -115,7 +115,7 @@ if ARGV[8] ~= '' then
   redis.call('HSET', KEYS[1], 'rev', new, 'w', ARGV[11], 'rec', ARGV[2], 'log', ARGV[8],
              'tail', ARGV[9])
 elseif ARGV[9] ~= '' then
-  local tail = redis.call('HGET', KEYS[1], 'tail')
+  local tail = seen[3]
   if tail and tail ~= '' then tail = tail .. '\\n' .. ARGV[9] else tail = ARGV[9] end
   redis.call('HSET', KEYS[1], 'rev', new, 'w', ARGV[11], 'rec', ARGV[2], 'tail', tail)
 else
