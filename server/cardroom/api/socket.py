@@ -351,8 +351,12 @@ class _Session:
 
     def _write(self, event: Any) -> None:
         """``_transmit`` with the send lock held."""
+        data = memoryview(self.connection.send(event))
         try:
-            self.sock.sendall(self.connection.send(event))
+            # send, not sendall: gevent's sendall asks the kernel for the send buffer's
+            # size before every message (a system call); send waits as sendall would.
+            while data:
+                data = data[self.sock.send(data) :]
         except OSError:
             self.closed.set()
             raise _Closed() from None
