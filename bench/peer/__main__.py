@@ -175,10 +175,13 @@ def start_systems(
     out: list[systems.System] = []
     server_env = dict(item.split("=", 1) for item in args.server_env)
     if "cardroom" in args.systems:
-        store = servers.start_redis(scratch / "redis-cardroom")
-        stack.append(store.stop)
-        assert store.process is not None
         for workers in args.cardroom_workers:
+            # A Redis of its own, as each boardgame.io system has: every cardroom process
+            # hears every game's changes on its Redis, so a server idle between its windows
+            # would otherwise spend CPU (outside this system's count) on the other's moves.
+            store = servers.start_redis(scratch / f"redis-cardroom-w{workers}")
+            stack.append(store.stop)
+            assert store.process is not None
             server = servers.start_gunicorn(
                 store.url,
                 log_path=scratch / f"gunicorn-w{workers}.log",
