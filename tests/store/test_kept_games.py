@@ -326,3 +326,78 @@ def test_views_of_one_write_share_its_parts_and_a_move_is_seen_at_once(solo):
     after = view(solo, game_id, tokens[seat])
     assert after["version"] == shared.version + 1
     assert store.snapshot(game_id, None) is not shared
+
+
+def test_a_change_message_advances_only_the_write_it_follows():
+    """``RecentGames.advance``: the kept hash becomes the new write only if it is the write
+    the new one was made on (its rev and write id); the log's tail gets the new entries."""
+    recent = RecentGames(kept=4, decode=lambda game_id, stored: stored)
+    base = {b"rev": b"5", b"w": b"aa", b"rec": b"{}", b"log": b"z", b"t0": b"h"}
+    recent.keep("g", dict(base))
+    first = recent.snapshot("g", 0)
+    assert not recent.advance("g", 6, b"bb", b"xx", b'{"v":1}', b"[1]"), "another write"
+    assert not recent.advance("g", 7, b"bb", b"aa", b'{"v":1}', b"[1]"), "not the next rev"
+    assert not recent.advance("other", 6, b"bb", b"aa", b'{"v":1}', b"[1]"), "not kept"
+    assert recent.get("g") == base
+    assert recent.advance("g", 6, b"bb", b"aa", b'{"v":1}', b"[1]\n[2]")
+    assert recent.get("g") == {
+        **base,
+        b"rev": b"6",
+        b"w": b"bb",
+        b"rec": b'{"v":1}',
+        b"tail": b"[1]\n[2]",
+    }
+    assert recent.snapshot("g", 6) is not first, "the decoded copy of the old write is dropped"
+    assert recent.advance("g", 7, b"cc", b"bb", b'{"v":2}', b"[3]")
+    assert recent.get("g")[b"tail"] == b"[1]\n[2]\n[3]"
+    assert recent.advance("g", 8, b"dd", b"cc", b'{"v":3}', b"")
+    assert recent.get("g")[b"tail"] == b"[1]\n[2]\n[3]" and recent.get("g")[b"rec"] == b'{"v":3}'
+
+
+def _filled(stored: dict[bytes, bytes]) -> dict[bytes, bytes]:
+    """A game's hash without empty fields (Redis keeps an emptied tail; a kept hash may not)."""
+    return {name: value for name, value in stored.items() if value}
+
+
+@pytest.mark.parametrize("game_type", ["mr-toast", "exact-plays"])
+def test_a_process_following_a_game_keeps_it_current_from_the_change_feed(settings, raw, game_type):
+    """Another process's writes reach this one's kept game on the change feed (the commit
+    script's note): after each it is byte for byte the stored hash, without a load; only a
+    write that also sealed the log is not told, and the game is loaded once after it."""
+    writer = create_app(settings).test_client()
+    follower_app = create_app(settings)
+    follower = follower_app.test_client()
+    store = follower_app.extensions["cardroom.tables"].store
+    game_id, tokens = new_table(writer, game_type, 4, seed=7)
+    view(follower, game_id)  # kept here as it is now
+    choices = random.Random(7)
+    told = loaded_again = 0
+    assert store.changes.live(5)  # subscribed before the watch: it hears every write after
+    with store.watch(game_id) as watch:
+        for _ in range(60):
+            state = view(writer, game_id)
+            if state["status"] != "active":
+                break
+            seat = state["awaiting"][0]
+            action = choices.choice(view(writer, game_id, tokens[seat])["legal_actions"])
+            assert post(writer, game_id, tokens[seat], action).status_code == 200
+            stored = raw.hgetall(game_key(game_id))
+            rev = int(stored[b"rev"])
+            while watch.heard < rev:  # type: ignore[operator]
+                assert watch.wait(5), "the change feed heard the write"
+            kept = store.recent.get(game_id)
+            assert kept is not None
+            if int(kept[b"rev"]) == rev:
+                assert _filled(kept) == _filled(stored)
+                told += 1
+            else:
+                assert int(kept[b"rev"]) < rev
+                store.load(game_id)
+                loaded_again += 1
+    assert told >= 20 and 1 <= loaded_again <= told // 8, (told, loaded_again)
+    # an action sent to the follower finds its kept game current: no load, one round trip
+    seat, action = next_move(writer, game_id, tokens)
+    before = calls(raw)
+    assert post(follower, game_id, tokens[seat], action).status_code == 200
+    spent = calls(raw) - before
+    assert (spent["hgetall"], spent["evalsha"]) == (0, 1)
