@@ -1,14 +1,10 @@
 """Every game's changes, heard once per process and passed to whoever here waits for them.
 
 Each commit ``PUBLISH``es ``<rev> <write id>`` on ``cardroom:game:{ID}:changed``
-(``cardroom.store.games``), and with it, when the write only set the record and appended
-to the log, what it wrote: the store brings the game it keeps up to date from that
-(``heard``), so the waiters here woken for it, and the next action, need not load it.
-
-A process holds one pattern subscription to all of those channels (``PSUBSCRIBE``, on one
-connection read by one background thread: a greenlet under gunicorn's gevent worker) and
-wakes the waiters of the game named, instead of opening a subscription, and a connection,
-per waiting request (docs/architecture.md, "Following a game").
+(``cardroom.store.games``). A process holds one pattern subscription to all of those channels
+(``PSUBSCRIBE``, on one connection read by one background thread: a greenlet under gunicorn's
+gevent worker) and wakes the waiters of the game named, instead of opening a subscription,
+and a connection, per waiting request (docs/architecture.md, "Following a game").
 
 A waiter ``watch``es a game, then checks the game as stored, then waits: a write after the
 watch began always wakes it. When the subscription is lost (Redis restarted, a failover) a
@@ -24,7 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -79,11 +75,8 @@ class Watch:
 class ChangeFeed:
     """The games' change messages, through one pattern subscription per process."""
 
-    def __init__(self, client: Any, heard: Callable[[str, int, bytes], None] | None = None):
+    def __init__(self, client: Any):
         self.client = client  # a client whose socket timeout outlasts a read of the feed
-        # Told of every game's change (its id, rev and the whole message) before its
-        # waiters are woken, whether or not anyone here waits for it.
-        self.heard = heard
         self._lock = threading.Lock()
         self._watches: dict[str, set[Watch]] = {}
         self._live = threading.Event()
@@ -186,16 +179,13 @@ class ChangeFeed:
         game_id = game_of(name)
         if game_id is None:
             return
-        message = data.encode() if isinstance(data, str) else data
-        head = message[:24].split(b" ", 1)[0].split(b"\n", 1)[0]
-        rev = int(head) if head.isdigit() else None
-        if rev is not None and self.heard is not None:
-            try:
-                self.heard(game_id, rev, message)
-            except Exception:  # a message it cannot use: the waiters load the game instead
-                log.warning("change feed: a change message of game %s not understood", game_id)
         with self._lock:
             watching = list(self._watches.get(game_id, ()))
+        if not watching:
+            return
+        text = data.decode() if isinstance(data, bytes) else str(data)
+        head = text.split(" ", 1)[0]
+        rev = int(head) if head.isdigit() else None
         for watch in watching:
             watch.notify(rev)
 

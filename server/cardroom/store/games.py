@@ -95,9 +95,6 @@ def index_key(bucket: int) -> str:
 # Returns the new rev; -2 if the game is gone; -1 if a game to create exists; the game's hash
 # (HGETALL) if it was written since the read; a list of one item, the stored answer, if the
 # Idempotency-Key has one already.
-# Publishes ``<rev> <write id>`` on the game's change channel; a write that set only the
-# record and the log's tail adds `` <write id read> <bytes appended>\n<appended><record>``,
-# from which a process keeping the write before makes this one (``GameStore._heard``).
 _COMMIT = """
 if ARGV[4] ~= '' then
   local answered = redis.call('GET', KEYS[2])
@@ -134,11 +131,7 @@ if ARGV[1] == '' and KEYS[3] then
   if newest then x = math.max(x, math.floor(tonumber(newest) / buckets) + 1) end
   redis.call('ZADD', KEYS[3], string.format('%.0f', x * buckets + tonumber(ARGV[13])), ARGV[15])
 end
-local note = new .. ' ' .. ARGV[11]
-if ARGV[1] ~= '' and ARGV[6] == '' and ARGV[8] == '' then
-  note = note .. ' ' .. ARGV[10] .. ' ' .. string.len(ARGV[9]) .. '\\n' .. ARGV[9] .. ARGV[2]
-end
-redis.call('PUBLISH', KEYS[1] .. ':changed', note)
+redis.call('PUBLISH', KEYS[1] .. ':changed', new .. ' ' .. ARGV[11])
 return new
 """
 
@@ -378,7 +371,7 @@ class GameStore:
         self.unjoined_ttl_seconds = unjoined_ttl_seconds or ttl_seconds
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
         self.recent = RecentGames(kept_games, GameRecord.from_hash)
-        self.changes = ChangeFeed(self.blocking_client, self._heard)
+        self.changes = ChangeFeed(self.blocking_client)
         self.due = DueSet(client)
         self._commit = client.register_script(_COMMIT)
         self._refuse = client.register_script(_REFUSE)
@@ -411,18 +404,6 @@ class GameStore:
         record = GameRecord.from_hash(game_id, results[0])
         stored = _stored_answer(results[1]) if idempotency and results[1] else None
         return Loaded(record, stored)
-
-    def _heard(self, game_id: str, rev: int, message: bytes) -> None:
-        """A change message (``_COMMIT``'s note): a write that only set the record and
-        appended to the log's tail says so, and a process that keeps the write before it
-        makes the new one from it (``RecentGames.advance``) instead of loading it."""
-        header, newline, body = message.partition(b"\n")
-        fields = header.split(b" ")
-        if not newline or len(fields) != 4 or not fields[3].isdigit():
-            return  # a write that changed more (a create, a join, a sealed log): not told
-        _, write_id, previous, length = fields
-        appended = int(length)
-        self.recent.advance(game_id, rev, write_id, previous, body[appended:], body[:appended])
 
     def revision(self, game_id: str) -> int | None:
         """The game's write counter as stored now (None: no such game)."""

@@ -59,36 +59,6 @@ class RecentGames:
                 dropped, _ = self._hashes.popitem(last=False)
                 self._decoded.pop(dropped, None)
 
-    def advance(
-        self,
-        game_id: str,
-        rev: int,
-        write_id: bytes,
-        previous: bytes,
-        record: bytes,
-        appended: bytes,
-    ) -> bool:
-        """Another process's write ``rev`` (id ``write_id``), which set the record and
-        appended ``appended`` to the log's tail of write ``previous``: if that write is the
-        one kept, the kept hash becomes the new one, as the commit script makes it. True if
-        it did; nothing changes if the kept write is another (older, newer, or not kept)."""
-        with self._lock:
-            kept = self._hashes.get(game_id)
-            if (
-                kept is None
-                or kept[b"rev"] != str(rev - 1).encode()
-                or kept.get(b"w", b"") != previous
-            ):
-                return False
-            stored = dict(kept)
-            stored[b"rev"], stored[b"w"], stored[b"rec"] = str(rev).encode(), write_id, record
-            if appended:
-                tail = kept.get(b"tail", b"")
-                stored[b"tail"] = tail + b"\n" + appended if tail else appended
-            self._hashes[game_id] = stored
-            self._decoded.pop(game_id, None)
-            return True
-
     def snapshot(self, game_id: str, at_least: int) -> Any | None:
         """The kept game decoded (one object shared by every reader: never change it), if
         it is kept at revision ``at_least`` or newer; else None."""
