@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import math
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.service import sorted_json
@@ -24,7 +25,9 @@ json_values = st.recursive(
     | st.integers()
     | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats()
-    | st.sampled_from([1e-5, 1e16, 1e300, -0.0, 5e-324, 0.1, math.inf, -math.inf, math.nan])
+    | st.sampled_from(
+        [1e-5, 1e-7, 2.5e-5, 1e16, 1.5e17, 1e300, -0.0, 5e-324, 0.1, math.inf, -math.inf, math.nan]
+    )
     | st.text()
     | st.sampled_from(["é", "\x7f", "\x00", "\u2028", "\ud800", "2e", "null", "NaN"]),
     lambda children: (
@@ -34,8 +37,15 @@ json_values = st.recursive(
 )
 
 
+@settings(max_examples=500)
 @given(json_values)
 def test_sorted_json_is_the_stdlibs_bytes(value):
+    assert sorted_json(value) == stdlib(value)
+
+
+@pytest.mark.parametrize("number", [1e-5, 1e-7, 2.5e-5, 1e16, 1.5e17, 123456.789, -0.0])
+def test_a_float_anywhere_is_the_stdlibs_spelling(number):
+    value = {"type": "bid", "amount": number, "cards": ["7H"]}
     assert sorted_json(value) == stdlib(value)
 
 

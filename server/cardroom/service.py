@@ -180,9 +180,10 @@ class ActionOutcome:
 Clock = Callable[[], float]
 
 
-# What orjson writes otherwise than the stdlib, found in its output: a number in exponent
-# form (1e-05 against 1e-5), and null, which is also how it writes NaN and the infinities.
-_NOT_STDLIB = re.compile(rb"[0-9][eE]|null")
+# Where orjson may write otherwise than the stdlib, found in its output: any float (a dot, or
+# an exponent: it writes 1e-05 as 0.00001 or 1e-5), and null, which is also how it writes
+# NaN and the infinities. Text with a dot in it is left to the stdlib too: slower, the same.
+_NOT_STDLIB = re.compile(rb"[.]|[0-9][eE]|null")
 
 
 def sorted_json(value: Any) -> bytes:
