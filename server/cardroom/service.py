@@ -39,6 +39,7 @@ from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, Outc
 from cardroom.store.buckets import new_game_id
 from cardroom.store.changes import Watch
 from cardroom.store.games import Loaded, hash_token, idempotency_key
+from cardroom.turns import GameTurns
 
 MAX_ATTEMPTS = 50
 # A secret option that is set (a stacked deck) shows as this until the game ends.
@@ -218,6 +219,7 @@ class Tables:
         self.clock = clock
         self.history = history or History()
         self.bot_budget = bot_budget or BotBudget()
+        self.turns = GameTurns()
 
     # --- game types ---------------------------------------------------------------------
 
@@ -536,6 +538,20 @@ class Tables:
         if idempotency:
             idem_key = idempotency_key(game_id, token or "", idempotency)
             body_digest = hashlib.sha256(sorted_json(action)).hexdigest()
+        # After the actions on this game already running here (cardroom.turns): this one then
+        # starts from the game they wrote, not from a game they are about to change.
+        with self.turns.turn(game_id):
+            return self._act(game_id, token, action, if_match, idem_key, body_digest)
+
+    def _act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: dict[str, Any],
+        if_match: set[str] | None,
+        idem_key: str | None,
+        body_digest: str | None,
+    ) -> ActionOutcome:
         # The game as this process last saw it is tried first, without a load: the commit
         # proves it current (and finds a stored answer for the Idempotency-Key), and a
         # refusal is checked again on a fresh load.

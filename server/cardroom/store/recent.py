@@ -38,7 +38,7 @@ class RecentGames:
         self._hashes: OrderedDict[str, dict[bytes, bytes]] = OrderedDict()
         # A kept hash decoded once, shared by the followers that read it (never changed).
         self._decoded: dict[str, Any] = {}
-        self._lock = _plain_lock()
+        self._lock = plain_lock()
 
     def keep(self, game_id: str, stored: dict[bytes, bytes], decoded: Any = None) -> None:
         """Keep a game's hash (and, if the caller has it and never changes it again, the
@@ -104,7 +104,7 @@ class RecentGames:
         return len(self._hashes)
 
 
-def _plain_lock() -> Any:
+def plain_lock() -> Any:
     """The OS's own lock, also under gevent, whose ``threading.Lock`` is a Python object
     costing about a microsecond an acquire (a move takes this one about seven times). Safe
     here because nothing done while holding it can switch greenlets (no I/O, no waiting):
