@@ -55,18 +55,23 @@ class Server:
 
 
 def start_gunicorn(
-    redis_url: str, app: str | None = None, log_path: Path | None = None, **env_extra: str
+    redis_url: str,
+    app: str | None = None,
+    log_path: Path | None = None,
+    python: str | None = None,
+    **env_extra: str,
 ) -> Server:
     """gunicorn with cardroom's config file; ``app`` overrides only the WSGI app.
 
     Only REDIS_URL and CARDROOM_BIND are set (plus ``env_extra``, for experiments): every
     other setting, logging included, is the production default. Its output goes to
-    ``log_path``.
+    ``log_path``. ``python``: the interpreter to run it (default: this one), one with cardroom
+    installed.
     """
     port = free_port()
     env = dict(os.environ)
     env.update(REDIS_URL=redis_url, CARDROOM_BIND=f"127.0.0.1:{port}", **env_extra)
-    command = [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG]
+    command = [python or sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG]
     if app:
         command.append(app)
     stderr = open(log_path, "ab") if log_path else subprocess.DEVNULL  # noqa: SIM115

@@ -84,9 +84,19 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         metavar="NAME=VALUE",
         help="extra environment for cardroom's servers (repeatable), e.g. CARDROOM_KEPT_GAMES=0",
     )
+    parser.add_argument(
+        "--cardroom-python",
+        metavar="PYTHON",
+        help="the Python that runs cardroom's servers, with cardroom installed (default: this"
+        " one); bench/peer/README.md, 'Which Python'",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="JSON file of the figures")
     args = parser.parse_args(argv)
+    args.cardroom_python = args.cardroom_python or sys.executable
+    problem = interpreter_problem(args.cardroom_python)
+    if problem:
+        parser.error(problem)
     quick = args.quick
     args.rounds = args.rounds or (1 if quick else 3)
     args.window = args.window or (5.0 if quick else 20.0)
@@ -118,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         "settings": {
             key: value for key, value in vars(args).items() if key not in ("out", "quick")
         },
-        "machine": machine(node),
+        "machine": machine(node, args.cardroom_python),
     }
     with tempfile.TemporaryDirectory(prefix="cardroom-peer-") as scratch:
         report.update(run(args, node, Path(scratch)))
@@ -141,7 +151,34 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def machine(node: str) -> dict[str, Any]:
+_DESCRIBE = (
+    "import json, sys, sysconfig, cardroom, gunicorn; "
+    "print(json.dumps({'version': sys.version.split()[0], 'executable': sys.executable, "
+    "'configure': sysconfig.get_config_var('CONFIG_ARGS') or ''}))"
+)
+
+
+def describe_python(python: str) -> dict[str, Any]:
+    """The Python at ``python``: its version, its executable, and how it was configured."""
+    done = subprocess.run(
+        [python, "-c", _DESCRIBE], capture_output=True, text=True, timeout=60, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def interpreter_problem(python: str) -> str | None:
+    """Why ``python`` cannot run cardroom's servers, or None."""
+    try:
+        describe_python(python)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return (
+            f"--cardroom-python {python}: not a Python with cardroom and gunicorn installed"
+            f" (make one: {python} -m venv DIR && DIR/bin/pip install -e .)"
+        )
+    return None
+
+
+def machine(node: str, cardroom_python: str) -> dict[str, Any]:
     def git(*words: str) -> str:
         try:
             return subprocess.run(
@@ -157,6 +194,7 @@ def machine(node: str) -> dict[str, Any]:
     return {
         "cores": os.cpu_count(),
         "python": platform.python_version(),
+        "cardroom_python": describe_python(cardroom_python),
         "node": systems.node_version(node),
         "boardgame.io": systems.installed_version("boardgame.io"),
         "ioredis": systems.installed_version("ioredis"),
@@ -185,6 +223,7 @@ def start_systems(
             server = servers.start_gunicorn(
                 store.url,
                 log_path=scratch / f"gunicorn-w{workers}.log",
+                python=args.cardroom_python,
                 **{**CARDROOM_ENV, **server_env, "CARDROOM_WORKERS": str(workers)},
             )
             stack.append(server.stop)
@@ -467,6 +506,11 @@ def _num(value: float, digits: int = 0) -> str:
     return "-" if value is None or math.isnan(value) else f"{value:,.{digits}f}"
 
 
+def python_line(python: dict[str, Any]) -> str:
+    """Python 3.11.2 (/usr/bin/python3.11): how it was built is in the JSON (``configure``)."""
+    return f"Python {python['version']} ({python['executable']})"
+
+
 def render(report: dict[str, Any]) -> str:
     settings = report["settings"]
     machine_info = report["machine"]
@@ -477,6 +521,7 @@ def render(report: dict[str, Any]) -> str:
         f" after {settings['warmup']:g} s of play; cardroom game {settings['cardroom_game']},"
         " every cardroom action with its Idempotency-Key (as the SDK);"
         " rows: medians over the windows",
+        f"cardroom runs on {python_line(machine_info['cardroom_python'])}",
         "",
     ]
     sized = report.get("bytes_per_finished_game", {})
