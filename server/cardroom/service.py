@@ -541,68 +541,57 @@ class Tables:
         # After the actions on this game already running here (cardroom.turns): this one then
         # starts from the game they wrote, not from a game they are about to change.
         with self.turns.turn(game_id):
-            return self._act(game_id, token, action, if_match, idem_key, body_digest)
-
-    def _act(
-        self,
-        game_id: str,
-        token: str | None,
-        action: dict[str, Any],
-        if_match: set[str] | None,
-        idem_key: str | None,
-        body_digest: str | None,
-    ) -> ActionOutcome:
-        # The game as this process last saw it is tried first, without a load: the commit
-        # proves it current (and finds a stored answer for the Idempotency-Key), and a
-        # refusal is checked again on a fresh load.
-        record = self.store.recall(game_id)
-        guessed = record is not None
-        for _ in range(MAX_ATTEMPTS):
-            if record is None:
-                loaded = self._load(game_id, idem_key, acting=True)
-                record, guessed = loaded.record, False
-                if loaded.idempotent_answer is not None:
-                    self._authenticate(record, token)
-                    return self._replay_answer(
-                        game_id, loaded.idempotent_answer, body_digest, record
-                    )
-            try:
-                return self._act_on(record, token, action, if_match, idem_key, body_digest)
-            except Conflict as conflict:
-                record, guessed = conflict.current, False  # written since: as it is now
-            except Answered as answered:
-                return self._replay_answer(game_id, answered.stored, body_digest)
-            except Gone:
-                raise NotFound(game_id) from None
-            except _REFUSALS as refusal:
-                kept = kept_refusal(refusal) if idem_key else None
-                if guessed and kept is None:
-                    record = None
-                    continue
-                if kept is None:
-                    raise
-                # As Stripe's keys do, the key keeps its first answer, a refusal too: the
-                # same key can never apply the action later. Stored only if the game is
-                # still the one judged (a guessed game too: the write proves it current);
-                # if not, the action is judged again on the new one.
+            # The game as this process last saw it is tried first, without a load: the commit
+            # proves it current (and finds a stored answer for the Idempotency-Key), and a
+            # refusal is checked again on a fresh load.
+            record = self.store.recall(game_id)
+            guessed = record is not None
+            for _ in range(MAX_ATTEMPTS):
+                if record is None:
+                    loaded = self._load(game_id, idem_key, acting=True)
+                    record, guessed = loaded.record, False
+                    if loaded.idempotent_answer is not None:
+                        self._authenticate(record, token)
+                        return self._replay_answer(
+                            game_id, loaded.idempotent_answer, body_digest, record
+                        )
                 try:
-                    self.store.remember_refusal(
-                        record, idem_key or "", {"body": body_digest, **kept}
-                    )
+                    return self._act_on(record, token, action, if_match, idem_key, body_digest)
                 except Conflict as conflict:
-                    record, guessed = conflict.current, False
-                    continue
+                    record, guessed = conflict.current, False  # written since: as it is now
                 except Answered as answered:
                     return self._replay_answer(game_id, answered.stored, body_digest)
                 except Gone:
                     raise NotFound(game_id) from None
-                except OutcomeUnknown:
-                    if guessed:  # judged on a guess that no write proved current
+                except _REFUSALS as refusal:
+                    kept = kept_refusal(refusal) if idem_key else None
+                    if guessed and kept is None:
                         record = None
                         continue
-                    # Judged on the game as loaded: the refusal is certain, nothing applied.
-                raise refusal from None
-        raise Conflict(game_id)
+                    if kept is None:
+                        raise
+                    # As Stripe's keys do, the key keeps its first answer, a refusal too: the
+                    # same key can never apply the action later. Stored only if the game is
+                    # still the one judged (a guessed game too: the write proves it current);
+                    # if not, the action is judged again on the new one.
+                    try:
+                        self.store.remember_refusal(
+                            record, idem_key or "", {"body": body_digest, **kept}
+                        )
+                    except Conflict as conflict:
+                        record, guessed = conflict.current, False
+                        continue
+                    except Answered as answered:
+                        return self._replay_answer(game_id, answered.stored, body_digest)
+                    except Gone:
+                        raise NotFound(game_id) from None
+                    except OutcomeUnknown:
+                        if guessed:  # judged on a guess that no write proved current
+                            record = None
+                            continue
+                        # Judged on the game as loaded: the refusal is certain, nothing applied.
+                    raise refusal from None
+            raise Conflict(game_id)
 
     def _act_on(
         self,
