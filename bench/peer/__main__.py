@@ -24,6 +24,9 @@ from bench.peer.window import WindowSpec, run_window
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = ROOT / "bench" / "results" / "peer-latest.json"
 SYSTEM_KINDS = ("cardroom", "bgio-redis", "bgio-memory")
+# Run only when asked (--systems …,floor): the socket floor (floor_app.py, README "The floor").
+OPTIONAL_KINDS = ("floor",)
+FLOOR_APP = "bench.peer.floor_app:create_app()"
 BYTES_SAMPLE = 5  # finished games sized in Redis after each window
 NOISY_OTHER_CPU = 0.10
 # The Node client follows a game as the SDK does when their messages per move (requests and
@@ -57,7 +60,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--systems",
         default=",".join(SYSTEM_KINDS),
-        help=f"comma-separated subset of {','.join(SYSTEM_KINDS)}",
+        help=f"comma-separated subset of {','.join(SYSTEM_KINDS + OPTIONAL_KINDS)}"
+        " (floor: the socket floor, one worker, README 'The floor')",
     )
     parser.add_argument(
         "--cardroom-workers", default="1,2", help="gunicorn workers, one cardroom system each"
@@ -104,7 +108,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args.games = _ints(args.games)
     args.cardroom_workers = _ints(args.cardroom_workers)
     args.systems = [name.strip() for name in args.systems.split(",") if name.strip()]
-    unknown = set(args.systems) - set(SYSTEM_KINDS)
+    unknown = set(args.systems) - set(SYSTEM_KINDS + OPTIONAL_KINDS)
     if unknown:
         parser.error(f"unknown system(s): {', '.join(sorted(unknown))}")
     if not args.games or min(args.games) < 1 or args.client_processes < 1:
@@ -238,6 +242,30 @@ def start_systems(
                     notes={"workers": workers, "log": str(scratch / f"gunicorn-w{workers}.log")},
                 )
             )
+    if "floor" in args.systems:
+        store = servers.start_redis(scratch / "redis-floor")
+        stack.append(store.stop)
+        assert store.process is not None
+        log_path = scratch / "gunicorn-floor.log"
+        server = servers.start_gunicorn(
+            store.url,
+            app=FLOOR_APP,
+            log_path=log_path,
+            python=args.cardroom_python,
+            CARDROOM_WORKERS="1",
+        )
+        stack.append(server.stop)
+        out.append(
+            systems.System(
+                name="floor",
+                kind="floor",
+                url=f"http://127.0.0.1:{server.port}",
+                server_pid=server.pid,
+                redis_pid=store.process.pid,
+                redis_url=store.url,
+                notes={"workers": 1, "log": str(log_path)},
+            )
+        )
     if "bgio-redis" in args.systems:
         store = servers.start_redis(scratch / "redis-bgio")
         stack.append(store.stop)
@@ -310,7 +338,7 @@ def run(args: argparse.Namespace, node: str, scratch: Path) -> dict[str, Any]:
                     result["round"] = round_no + 1
                     windows.append(result)
                     log(f"round {round_no + 1}/{args.rounds} " + _line(result))
-                    if system.redis_url:
+                    if system.redis_url and system.kind != "floor":
                         sizes.setdefault(system.name, []).extend(
                             measure_bytes(system, result["finished_ids"][:BYTES_SAMPLE])
                         )
@@ -354,7 +382,7 @@ def unusual_lines(running: list[systems.System]) -> dict[str, list[str]]:
         if not path.exists():
             continue
         lines = path.read_text(errors="replace").splitlines()
-        if system.kind == "cardroom":
+        if system.kind in ("cardroom", "floor"):
             odd = [line for line in lines if line.strip() and '"level":"info"' not in line]
             odd = [line for line in odd if "[INFO]" not in line]
         else:
@@ -417,13 +445,18 @@ def table(windows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def ratios(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """cardroom / boardgame.io, per game count: CPU per move, moves/s, p99s."""
+    """cardroom / boardgame.io (and the floor / boardgame.io, cardroom / the floor), per game
+    count: CPU per move, moves/s, p99s."""
     by = {(row["games"], row["system"]): row for row in rows}
     out = []
     for row in rows:
-        if not row["system"].startswith("cardroom"):
+        if row["system"] == "floor":
+            peers: tuple[str, ...] = ("bgio-redis", "bgio-memory")
+        elif row["system"].startswith("cardroom"):
+            peers = ("bgio-redis", "bgio-memory", "floor")
+        else:
             continue
-        for peer in ("bgio-redis", "bgio-memory"):
+        for peer in peers:
             other = by.get((row["games"], peer))
             if other is None:
                 continue
@@ -595,7 +628,7 @@ def render(report: dict[str, Any]) -> str:
         out.append(
             _table(
                 [
-                    "cardroom / peer",
+                    "system / peer",
                     "games",
                     "CPU/move (srv+redis)",
                     "moves/s",

@@ -25,7 +25,8 @@ import redis
 from bench import servers
 from bench.peer.systems import PEER_DIR, System, trees_cpu
 
-LOAD_SCRIPTS = {"cardroom": "load-cardroom.js", "bgio": "load-bgio.js"}
+# The floor speaks the game socket's protocol: the cardroom load plays it.
+LOAD_SCRIPTS = {"cardroom": "load-cardroom.js", "floor": "load-cardroom.js", "bgio": "load-bgio.js"}
 READY_TIMEOUT = 120.0
 EXIT_TIMEOUT = 30.0
 
