@@ -221,51 +221,13 @@ def start_systems(
             # A Redis of its own, as each boardgame.io system has: every cardroom process
             # hears every game's changes on its Redis, so a server idle between its windows
             # would otherwise spend CPU (outside this system's count) on the other's moves.
-            store = servers.start_redis(scratch / f"redis-cardroom-w{workers}")
-            stack.append(store.stop)
-            assert store.process is not None
-            server = servers.start_gunicorn(
-                store.url,
-                log_path=scratch / f"gunicorn-w{workers}.log",
-                python=args.cardroom_python,
-                **{**CARDROOM_ENV, **server_env, "CARDROOM_WORKERS": str(workers)},
-            )
-            stack.append(server.stop)
+            env = {**CARDROOM_ENV, **server_env, "CARDROOM_WORKERS": str(workers)}
             out.append(
-                systems.System(
-                    name=f"cardroom-w{workers}",
-                    kind="cardroom",
-                    url=f"http://127.0.0.1:{server.port}",
-                    server_pid=server.pid,
-                    redis_pid=store.process.pid,
-                    redis_url=store.url,
-                    notes={"workers": workers, "log": str(scratch / f"gunicorn-w{workers}.log")},
-                )
+                _gunicorn_system(args, scratch, stack, f"cardroom-w{workers}", "cardroom", env)
             )
     if "floor" in args.systems:
-        store = servers.start_redis(scratch / "redis-floor")
-        stack.append(store.stop)
-        assert store.process is not None
-        log_path = scratch / "gunicorn-floor.log"
-        server = servers.start_gunicorn(
-            store.url,
-            app=FLOOR_APP,
-            log_path=log_path,
-            python=args.cardroom_python,
-            CARDROOM_WORKERS="1",
-        )
-        stack.append(server.stop)
-        out.append(
-            systems.System(
-                name="floor",
-                kind="floor",
-                url=f"http://127.0.0.1:{server.port}",
-                server_pid=server.pid,
-                redis_pid=store.process.pid,
-                redis_url=store.url,
-                notes={"workers": 1, "log": str(log_path)},
-            )
-        )
+        env = {"CARDROOM_WORKERS": "1"}
+        out.append(_gunicorn_system(args, scratch, stack, "floor", "floor", env, FLOOR_APP))
     if "bgio-redis" in args.systems:
         store = servers.start_redis(scratch / "redis-bgio")
         stack.append(store.stop)
@@ -300,6 +262,35 @@ def start_systems(
             )
         )
     return out
+
+
+def _gunicorn_system(
+    args: argparse.Namespace,
+    scratch: Path,
+    stack: list[Any],
+    name: str,
+    kind: str,
+    env: dict[str, str],
+    app: str | None = None,
+) -> systems.System:
+    """gunicorn with cardroom's config (``app``: another WSGI app) on a Redis of its own."""
+    store = servers.start_redis(scratch / f"redis-{name}")
+    stack.append(store.stop)
+    assert store.process is not None
+    log_path = scratch / f"gunicorn-{name}.log"
+    server = servers.start_gunicorn(
+        store.url, app=app, log_path=log_path, python=args.cardroom_python, **env
+    )
+    stack.append(server.stop)
+    return systems.System(
+        name=name,
+        kind=kind,
+        url=f"http://127.0.0.1:{server.port}",
+        server_pid=server.pid,
+        redis_pid=store.process.pid,
+        redis_url=store.url,
+        notes={"workers": int(env["CARDROOM_WORKERS"]), "log": str(log_path)},
+    )
 
 
 def run(args: argparse.Namespace, node: str, scratch: Path) -> dict[str, Any]:
