@@ -4,6 +4,7 @@ the front end's flow in Python."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -119,3 +120,18 @@ def test_without_curl_or_jq_the_walkthrough_says_how_to_get_them(monkeypatch) ->
     monkeypatch.setenv("CARDROOM_REQUIRE_CURL_JQ", "1")  # as .ci/run does: a failure
     with pytest.raises(pytest.fail.Exception, match="jq not found"):
         need_tools("curl", "jq")
+
+
+def test_readme_names_every_tool_and_switch_of_ci() -> None:
+    """The README's list of optional tools is the one .ci/run installs and makes mandatory."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    installed = set(re.findall(r"missing\+=\((\w+)\)", ci))
+    switches = set(re.findall(r"\bCARDROOM_REQUIRE_\w+=1", ci))
+    text = README.read_text()
+    table = text.split("<!-- optional-tools -->", 1)[1].split("\n\n", 1)[0]
+    listed = set(re.findall(r"^\| (.+?) \|", table, re.MULTILINE))
+    tools = {tool.strip("` ") for cell in listed for tool in cell.split(",")}
+    assert installed == {"curl", "jq", "chromium", "nginx"}, installed
+    assert installed <= tools, f"the README does not list {installed - tools}"
+    assert tools - {"tool", "---"} <= installed, f".ci/run does not install {tools - installed}"
+    assert switches and all(switch in text for switch in switches), switches
