@@ -1,7 +1,7 @@
 """Turn clocks: the options every game has, and the pure bookkeeping behind them.
 
 A game with ``turn_seconds`` or ``bank_seconds`` set gives every seat a clock
-(docs/rules/*.md, MT-17 and EP-19). A seat's *wait* starts when the game starts waiting for it
+(games/*/rules.md, MT-17 and EP-19). A seat's *wait* starts when the game starts waiting for it
 (it enters ``Game.awaiting``, or the game's ``turn_marker`` changes while it is awaited: a new
 turn, a new No Way window, a new throw) and ends when it leaves. Each wait may last
 ``turn_seconds`` for free, then eats the seat's bank (``bank_seconds``, chess style, never

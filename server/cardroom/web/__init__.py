@@ -1,15 +1,27 @@
-"""The web table (docs/web.md): the lobby at ``/`` and a game's table, served as static files.
+"""The web table (docs/web.md): the lobby at ``/`` and a game's table, served as static files,
+and each game's rules page at ``/rules/<game_type>`` (rendered from its ``rules.md``).
 
-The pages are plain HTML, CSS and JavaScript modules that talk only to the public ``/v1`` API;
-this blueprint serves them and nothing else, with a Content-Security-Policy that allows only
-the server's own scripts and styles (the pages need no inline script).
+The table's pages are plain HTML, CSS and JavaScript modules that talk only to the public
+``/v1`` API; this blueprint serves them and nothing else, with a Content-Security-Policy that
+allows only the server's own scripts and styles (the pages need no inline script or style).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response
+from functools import cache
 
-blp = Blueprint("web", __name__, static_folder="static", static_url_path="/web")
+from flask import Blueprint, Response, render_template
+
+from cardroom.games import registry
+from cardroom.web.rules_markdown import rules_page
+
+blp = Blueprint(
+    "web",
+    __name__,
+    static_folder="static",
+    static_url_path="/web",
+    template_folder="templates",
+)
 
 # Same-origin only: the pages load their modules and styles from /web and call /v1.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -48,6 +60,28 @@ def watch(game_id: str) -> Response:
 def replay(game_id: str) -> Response:
     """A finished game, step by step, every hand face up."""
     return blp.send_static_file("replay.html")
+
+
+@blp.get("/rules/<game_type>")
+def rules(game_type: str) -> Response | tuple[str, int]:
+    """A game's rules and rulings, for people; each ruling has an anchor (``#mt-12``)."""
+    html = _rules_html(game_type) if rules_page(game_type) else None
+    if html is None:
+        games = [game for game in registry().values() if rules_page(game.game_type)]
+        return render_template("web/rules.html", game_type=game_type, games=games), 404
+    return Response(html, mimetype="text/html")
+
+
+@cache
+def _rules_html(game_type: str) -> str:
+    """Called only for the game types that have a page, so the cache stays that small."""
+    return render_template("web/rules.html", page=rules_page(game_type))
+
+
+@blp.get("/favicon.ico")
+def favicon() -> Response:
+    """What browsers ask for on a page that declares no icon (Swagger UI at /docs)."""
+    return blp.send_static_file("icon.svg")
 
 
 @blp.after_request

@@ -1,4 +1,4 @@
-"""The Exact Plays rules engine (rulings EP-1 … EP-18, docs/rules/exact-plays.md).
+"""The Exact Plays rules engine (rulings EP-1 … EP-18, exact_plays/rules.md).
 
 State (plain JSON; a card is its code)::
 
@@ -71,7 +71,7 @@ SHAPES = ("rock", "paper", "scissors")
 _BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 SWITCHES = ("to_wild", "to_play")
 
-# Every action type (docs/rules/exact-plays.md, "Actions"); EP-18 refuses any other form.
+# Every action type (exact_plays/rules.md, "Actions"); EP-18 refuses any other form.
 MOVES = (
     Move(
         type="declare",
@@ -164,7 +164,7 @@ class ExactPlays(Game):
     )
     min_players = 2
     max_players = 4
-    rules_url = "docs/rules/exact-plays.md"
+    rules_url = "/rules/exact-plays"
     moves = MOVES
     form_rule = "EP-18"
     shapes = out_shapes.SHAPES

@@ -1,4 +1,4 @@
-"""What Exact Plays gives out: cards, view, result, events (docs/rules/exact-plays.md,
+"""What Exact Plays gives out: cards, view, result, events (exact_plays/rules.md,
 "Events" and "View"), as JSON Schema (see cardroom.games.shapes)."""
 
 from __future__ import annotations

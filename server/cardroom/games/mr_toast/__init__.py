@@ -1,4 +1,4 @@
-"""Mr Toast (``mr-toast``): the rules engine. See docs/rules/mr-toast.md."""
+"""Mr Toast (``mr-toast``): the rules engine. See rules.md beside it."""
 
 from cardroom.games.mr_toast.engine import MrToast
 

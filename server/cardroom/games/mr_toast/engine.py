@@ -1,4 +1,4 @@
-"""The Mr Toast rules engine (rulebook plus rulings MT-1..MT-15, see docs/rules/mr-toast.md).
+"""The Mr Toast rules engine (rulebook plus rulings MT-1..MT-15, see mr_toast/rules.md).
 
 State (plain JSON; a card is a number, its wire id is ``"c<number>"``)::
 
@@ -59,7 +59,7 @@ def _in_step_two(state: State, seat: int) -> str | None:
     return None
 
 
-# Every action type (docs/rules/mr-toast.md, "Actions"). Card fields take ids ("c17") of
+# Every action type (mr_toast/rules.md, "Actions"). Card fields take ids ("c17") of
 # cards in the acting seat's hand; MT-16 refuses anything that is not one of these forms.
 MOVES = (
     Move(
@@ -161,7 +161,7 @@ class MrToast(Game):
     )
     min_players = 2
     max_players = 6
-    rules_url = "docs/rules/mr-toast.md"
+    rules_url = "/rules/mr-toast"
     form_rule = "MT-16"
     shapes = SHAPES
     card_id_pattern = r"c(0|[1-9][0-9]{0,5})"

@@ -1,4 +1,4 @@
-"""What Mr Toast gives out: cards, view, result, events (docs/rules/mr-toast.md, "Events" and
+"""What Mr Toast gives out: cards, view, result, events (mr_toast/rules.md, "Events" and
 "View"), as JSON Schema (see cardroom.games.shapes)."""
 
 from __future__ import annotations
