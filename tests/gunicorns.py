@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from typing import IO
 
 import requests
 
@@ -20,20 +21,25 @@ from cardroom.cli import GUNICORN_CONFIG
 __all__ = ["GUNICORN_CONFIG", "start_gunicorn", "stop_gunicorn", "wait_healthy"]
 
 
-def start_gunicorn(redis_url: str, port: int, **env_extra: str) -> subprocess.Popen[bytes]:
-    """The server as the container runs it: gunicorn with the shared config."""
+def start_gunicorn(
+    redis_url: str, port: int, output: IO[bytes] | None = None, **env_extra: str
+) -> subprocess.Popen[bytes]:
+    """The server as the container runs it: gunicorn with the shared config (its stdout and
+    stderr to ``output`` if given, for a test that reads the server's logs)."""
     env = dict(os.environ)
     env.update(
         REDIS_URL=redis_url,
         CARDROOM_BIND=f"127.0.0.1:{port}",
         CARDROOM_WORKERS="2",
         CARDROOM_LOG_LEVEL="warning",
-        **env_extra,
     )
+    env.update(env_extra)
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", GUNICORN_CONFIG],
         env=env,
         stdin=subprocess.DEVNULL,
+        stdout=output,
+        stderr=output,
         start_new_session=True,  # its own process group, so stop_gunicorn can end the workers
     )
     wait_healthy(f"http://127.0.0.1:{port}", process)

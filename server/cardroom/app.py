@@ -11,7 +11,12 @@ from cardroom import __version__, web
 from cardroom.api import games, history, limits, observability, problems, system
 from cardroom.api.apidoc import OperationDocs
 from cardroom.api.jsonio import JSONProvider
-from cardroom.api.schemas import ActionBodySchema, BotSeatSchema, CreateGameSchema, ProblemSchema
+from cardroom.api.schemas import (
+    ActionBodySchema,
+    BotSeatBodySchema,
+    CreateGameSchema,
+    ProblemSchema,
+)
 from cardroom.arrival import ArrivalGuard
 from cardroom.config import Settings
 from cardroom.games import registry
@@ -94,7 +99,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     api.register_blueprint(system.blp)
     # The action and create bodies are read loosely (the engine judges them) and documented
     # per game, as `Action` and `CreateGameRequest` (api/apidoc.py).
-    for loose in (ActionBodySchema, CreateGameSchema, BotSeatSchema):
+    for loose in (ActionBodySchema, CreateGameSchema, BotSeatBodySchema):
         api.spec.components.schemas.pop(api.ma_plugin.converter.schema_name_resolver(loose))
     app.register_blueprint(system.assets)
     app.register_blueprint(web.blp)  # the web table at / (docs/web.md)

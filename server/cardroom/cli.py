@@ -72,65 +72,136 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     run = commands.add_parser("serve", help="run the server (gunicorn)")
-    run.add_argument("--host", default="127.0.0.1")
-    run.add_argument("--port", type=int, default=8000)
-    run.add_argument("--data-dir", default="data", help="embedded Redis data (no REDIS_URL)")
-    run.add_argument("--workers", type=int, default=None, help="gunicorn workers")
+    run.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on; 0.0.0.0 for every interface (default: %(default)s)",
+    )
+    run.add_argument(
+        "--port",
+        type=int,
+        default=8000,
+        help="the port to listen on; 0 takes a free one and prints it (default: %(default)s)",
+    )
+    run.add_argument(
+        "--data-dir",
+        default="data",
+        help="the folder of the embedded Redis's data, used when REDIS_URL is not set"
+        " (default: %(default)s, in the current folder)",
+    )
+    run.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="how many gunicorn worker processes to run (default: CARDROOM_WORKERS, or 2)",
+    )
     run.add_argument(
         "--metrics-port",
         type=int,
         default=None,
-        help="serve /metrics on this port of --host (default: CARDROOM_METRICS_BIND, or none)",
+        help="also serve /metrics on this port of --host"
+        " (default: none, unless CARDROOM_METRICS_BIND names an address)",
     )
     run.add_argument(
         "--redis-maxmemory",
         default=os.environ.get("CARDROOM_REDIS_MAXMEMORY") or "512mb",
-        help="the embedded Redis's memory ceiling (default 512mb; CARDROOM_REDIS_MAXMEMORY)",
+        help="the embedded Redis's memory ceiling"
+        " (default: %(default)s; CARDROOM_REDIS_MAXMEMORY sets it too)",
     )
     run.add_argument(
         "--appendfsync",
         choices=("everysec", "always"),
         default=os.environ.get("CARDROOM_REDIS_APPENDFSYNC") or "everysec",
-        help="when the embedded Redis syncs its append-only file to disk (default everysec:"
-        " a host crash may lose the last second; always: none, at a cost per write)",
+        help="when the embedded Redis syncs its append-only file to disk: everysec (a host"
+        " crash may lose the last second) or always (nothing lost, at a cost per write)"
+        " (default: %(default)s; CARDROOM_REDIS_APPENDFSYNC sets it too)",
     )
     run.set_defaults(func=serve)
 
     check = commands.add_parser("healthcheck", help="exit 0 if this machine's server is healthy")
-    check.add_argument("--port", type=int, default=None, help="default: CARDROOM_BIND's port")
-    check.add_argument("--timeout", type=float, default=2.0)
+    check.add_argument(
+        "--port",
+        type=int,
+        default=None,
+        help="the port of the server to ask (default: the port of CARDROOM_BIND, or 8000)",
+    )
+    check.add_argument(
+        "--timeout",
+        type=float,
+        default=2.0,
+        help="seconds to wait for the answer (default: %(default)s)",
+    )
     check.set_defaults(func=healthcheck)
 
     spec = commands.add_parser("openapi", help="print the OpenAPI document")
-    spec.add_argument("--output", "-o", help="write to this file instead of stdout")
+    spec.add_argument(
+        "--output",
+        "-o",
+        help="write the document to this file (default: print it)",
+    )
     spec.set_defaults(func=openapi)
 
     sim = commands.add_parser(
         "simulate", help="play bot policies against each other in-process (see docs/simulate.md)"
     )
-    sim.add_argument("--game", required=True, help="game type, e.g. mr-toast or exact-plays")
     sim.add_argument(
-        "--players", type=int, default=None, help="players per game (default: 4, or in range)"
+        "--game", required=True, help="the game to play, e.g. mr-toast or exact-plays (required)"
+    )
+    sim.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="players per game (default: 4, or the nearest number the game allows)",
     )
     sim.add_argument(
         "--policies",
         default="greedy,random",
-        help="comma-separated policies, cycled over the seats and rotated between games",
+        help="the bot policies, comma-separated: cycled over the seats and rotated between"
+        " games (default: %(default)s)",
     )
-    sim.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-    sim.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
     sim.add_argument(
-        "--options", default=None, help='game options as JSON, e.g. \'{"mode": "exact"}\''
+        "--games", type=int, default=1000, help="how many games to play (default: %(default)s)"
     )
-    sim.add_argument("--json", action="store_true", help="print the figures as one JSON object")
-    sim.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    sim.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the seed of the whole run: the same seed gives the same figures"
+        " (default: %(default)s)",
+    )
+    sim.add_argument(
+        "--options",
+        default=None,
+        help='game options as a JSON object, e.g. \'{"mode": "irresponsible"}\''
+        " (default: none, every option at its own default)",
+    )
+    sim.add_argument(
+        "--json",
+        action="store_true",
+        help="print the figures as one JSON object (default: a table)",
+    )
+    sim.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="hide the progress line (default: shown on stderr when it is a terminal)",
+    )
     sim.set_defaults(func=simulate)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+            return int(args.func(args) or 0)
+        finally:
+            sys.stdout.flush()  # a reader that left shows here, where it can be caught
+    except BrokenPipeError:
+        # The output's reader has gone (`| head`): stop quietly, as the signal module's "Note
+        # on SIGPIPE" advises. Python flushes stdout again on exit: point it at /dev/null.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

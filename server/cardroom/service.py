@@ -16,6 +16,7 @@ import random
 import re
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -264,8 +265,13 @@ class Tables:
             try:
                 get_policy(policy, game_type)
             except KeyError:
-                raise InvalidRequest(f"unknown policy {policy!r}", f"bots.{index}.policy") from None
-            seats[seat] = {"name": f"{policy} bot", "bot": policy}
+                known = ", ".join(policies(game_type))
+                raise InvalidRequest(
+                    f"unknown bot policy {policy!r} for {game.title}; known: {known}",
+                    f"bots.{index}.policy",
+                ) from None
+            seats[seat] = {"name": None, "bot": policy}
+        _name_bots(seats)
         seed_chosen = seed is not None
         if seed is None:
             seed = secrets.randbelow(2**53)
@@ -604,13 +610,18 @@ class Tables:
     ) -> ActionOutcome:
         """One attempt: authenticate, rule, let bots answer, commit (Conflict if stale)."""
         seat = self._authenticate(record, token)
-        if if_match and "*" not in if_match and etag_for(record, seat) not in if_match:
+        # An empty set is an If-Match of weak tags only: they never match (RFC 9110 §13.1.1).
+        if if_match is not None and "*" not in if_match and etag_for(record, seat) not in if_match:
             raise PreconditionFailed()
         game = get_game(record.game_type)
         now = self.clock()
         ms = steps.time_for(record, now)
         spending = self._spending()
-        if self._expire(record, game, ms, spending) and if_match and "*" not in if_match:
+        if (
+            self._expire(record, game, ms, spending)
+            and if_match is not None
+            and "*" not in if_match
+        ):
             # A deadline passed (or bots moved) since the view If-Match names: the action was
             # decided on a game that is no longer current.
             raise PreconditionFailed()
@@ -888,6 +899,20 @@ def _reserved_for(record: GameRecord, token: str | None) -> int | None:
         if entry["name"] is None and kept and hmac.compare_digest(kept, digest):
             return seat
     return None
+
+
+def _name_bots(seats: list[dict[str, Any]]) -> None:
+    """Give each bot seat a distinct name a person can tell apart: "Greedy bot", or "Greedy
+    bot 1", "Greedy bot 2"… when several seats play the same policy."""
+    playing = Counter(entry["bot"] for entry in seats if entry["bot"])
+    numbered: Counter[str] = Counter()
+    for entry in seats:
+        policy = entry["bot"]
+        if not policy:
+            continue
+        numbered[policy] += 1
+        name = f"{policy.replace('_', ' ').capitalize()} bot"
+        entry["name"] = f"{name} {numbered[policy]}" if playing[policy] > 1 else name
 
 
 def _bot_seats(record: GameRecord, game: Game) -> dict[int, str]:

@@ -75,8 +75,9 @@ def die_with_parent(signum: int) -> Callable[[], None] | None:
     return setup
 
 
-def bind(host: str, port: int) -> socket.socket:
-    """A listening socket on host:port, as gunicorn would make it."""
+def bind(host: str, port: int, option: str = "--port") -> socket.socket:
+    """A listening socket on host:port, as gunicorn would make it (``option`` chose the port:
+    a busy port's message suggests another)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
@@ -85,7 +86,14 @@ def bind(host: str, port: int) -> socket.socket:
         sock.listen(2048)
     except OSError as error:
         sock.close()
-        reason = "the port is in use" if error.errno == errno.EADDRINUSE else error.strerror
+        if error.errno == errno.EADDRINUSE:
+            other = port + 1 if 0 < port < 65535 else 0
+            reason = (
+                f"the port is in use (by another server?): choose another with {option},"
+                f" e.g. cardroom serve {option} {other}, or {option} 0 for any free port"
+            )
+        else:
+            reason = error.strerror
         raise StartError(f"cannot listen on {host}:{port}: {reason}") from None
     sock.set_inheritable(True)
     return sock
@@ -153,7 +161,7 @@ class Supervisor:
         env = dict(os.environ)
         listeners = [listener]
         if args.metrics_port is not None:
-            listeners.append(bind(args.host, args.metrics_port))
+            listeners.append(bind(args.host, args.metrics_port, "--metrics-port"))
             env["CARDROOM_METRICS_BIND"] = f"{args.host}:{args.metrics_port}"  # for the app
         env["CARDROOM_BIND"] = ",".join(f"fd://{sock.fileno()}" for sock in listeners)
         if args.workers:

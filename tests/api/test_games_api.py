@@ -82,17 +82,45 @@ def test_create_with_schema_errors_names_the_field(client, body, field):
     ("body", "field"),
     [
         ({"game_type": "chess", "players": 2}, "game_type"),
+        ({"game_type": "", "players": 2}, "game_type"),
         ({"game_type": "mr-toast", "players": 7}, "players"),
         ({"game_type": "mr-toast", "players": 1}, "players"),
+        ({"game_type": "mr-toast", "players": 0}, "players"),
+        ({"game_type": "mr-toast", "players": 17}, "players"),
         ({"game_type": "exact-plays", "players": 5}, "players"),
         ({"game_type": "mr-toast", "players": 2, "options": {"colour": 1}}, "options.colour"),
         ({"game_type": "mr-toast", "players": 2, "options": {"mode": "wild"}}, "options.mode"),
         ({"game_type": "mr-toast", "players": 2, "bots": [{"seat": 2, "policy": "random"}]},
          "bots.0.seat"),
+        ({"game_type": "mr-toast", "players": 2, "bots": [{"seat": 16, "policy": "random"}]},
+         "bots.0.seat"),
+        ({"game_type": "mr-toast", "players": 2, "bots": [{"seat": -1, "policy": "random"}]},
+         "bots.0.seat"),
+        ({"game_type": "mr-toast", "players": 2,
+          "bots": [{"seat": 1, "policy": "random"}, {"seat": 1, "policy": "greedy"}]},
+         "bots.1.seat"),
+        ({"game_type": "mr-toast", "players": 2,
+          "bots": [{"seat": 0, "policy": "random"}, {"seat": 1, "policy": "clever"}]},
+         "bots.1.policy"),
     ],
 )  # fmt: skip
 def test_create_with_unacceptable_values_names_the_field(client, body, field):
+    """A value the game cannot accept is one problem type, whichever field holds it."""
     assert_problem(client.post("/v1/games", json=body), 422, "invalid", field)
+
+
+def test_an_unknown_bot_policy_is_refused_in_words_listing_the_game_policies(client):
+    body = {"game_type": "exact-plays", "players": 2, "bots": [{"seat": 1, "policy": "clever"}]}
+    refused = assert_problem(client.post("/v1/games", json=body), 422, "invalid", "bots.0.policy")
+    assert refused["detail"] == "unknown bot policy 'clever' for Exact Plays; known: random, greedy"
+
+
+@pytest.mark.parametrize("seat", [2, 15, 16, 99, -1])
+def test_joining_a_seat_the_game_has_not_is_invalid(client, seat):
+    game = create_game(client, "mr-toast", 2)
+    response = client.post(f"/v1/games/{game['id']}/join", json={"name": "Ann", "seat": seat})
+    refused = assert_problem(response, 422, "invalid", "seat")
+    assert refused["detail"] == f"seat {seat} does not exist (0 to 1)"
 
 
 def test_malformed_json_is_400(client):
@@ -242,6 +270,20 @@ def test_if_match_with_the_current_etag_is_accepted(client):
     assert body["version"] == mine["version"] + 1
     assert body["view"]["version"] == body["version"] and body["events"]
     assert response.headers["ETag"].strip('"') == body["view"]["etag"]
+
+
+def test_a_weak_etag_never_matches_if_match(client):
+    """RFC 9110 §13.1.1: If-Match compares strongly, so W/"<etag>" is stale even when the
+    tag is current; the action is refused and nothing changes."""
+    game_id, tokens = new_table(client, "mr-toast", 2, seed=3)
+    seat, mine = mover(client, game_id, tokens)
+    weak = client.post(
+        f"/v1/games/{game_id}/actions",
+        json=mine["legal_actions"][0],
+        headers={**auth(tokens[seat]), "If-Match": f'W/"{mine["etag"]}"'},
+    )
+    assert_problem(weak, 412, "stale-version")
+    assert view(client, game_id, tokens[seat])["version"] == mine["version"]
 
 
 def test_idempotency_key_applies_once(client):

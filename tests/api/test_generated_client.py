@@ -1,8 +1,9 @@
 """A client generated from the committed API document plays both games, alone.
 
 openapi-python-client (a dev dependency) generates a client from openapi/openapi.json into a
-temporary folder; the tests play a Mr Toast and an Exact Plays game to the end with it
-against a live server (gunicorn), submitting its typed action models, and check that a
+temporary folder; the tests play a Mr Toast game (with a server bot, a `BotSeat`) and an
+Exact Plays game to the end with it against a live server (gunicorn), submitting its typed
+action models (built by hand with no `type_`: it defaults to its one value), and check that a
 status an operation does not list (405, 500) or does (429) still reaches the caller as a
 problem with `type`, `title` and `detail`.
 """
@@ -13,6 +14,7 @@ import importlib
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -87,8 +89,8 @@ def action_models(gen: ModuleType, prefix: str) -> tuple[type, ...]:
 
 
 def play(gen: ModuleType, base_url: str, create_body: Any, prefix: str, first: Any) -> Any:
-    """Create, join every seat, then play random legal actions to the end; ``first(view)``
-    builds an action model by hand for the first move it can."""
+    """Create, join every seat but the bots', then play random legal actions to the end;
+    ``first(view)`` builds an action model by hand for the first move it can."""
     api = gen.api.games
     client = gen.Client(base_url=base_url, timeout=httpx.Timeout(TIMEOUT))
     created = api.create_game.sync_detailed(client=client, body=create_body)
@@ -97,6 +99,8 @@ def play(gen: ModuleType, base_url: str, create_body: Any, prefix: str, first: A
     assert created.headers["Location"] == f"/v1/games/{game.id}"
     seats = {}
     for seat in game.seats:
+        if isinstance(seat.bot, str):
+            continue
         joined = api.join_game.sync(
             game_id=game.id, client=client, body=gen.models.Join(name=f"p{seat.seat}")
         )
@@ -112,7 +116,11 @@ def play(gen: ModuleType, base_url: str, create_body: Any, prefix: str, first: A
         assert type(view).__name__ == f"{prefix}View", view
         if view.status.value == "finished":
             break
-        seat = rng.choice(view.to_act)
+        ours = [seat for seat in view.to_act if seat in seats]
+        if not ours:  # a bot's turn, still being played
+            time.sleep(0.05)
+            continue
+        seat = rng.choice(ours)
         mine = api.get_view.sync(game_id=game.id, client=seats[seat])
         assert mine.legal_actions and all(isinstance(a, kinds) for a in mine.legal_actions)
         action = first(mine) if not built_by_hand else None
@@ -136,21 +144,25 @@ def play(gen: ModuleType, base_url: str, create_body: Any, prefix: str, first: A
 
 def test_the_generated_client_plays_mr_toast(gen: ModuleType, live_server: str) -> None:
     models = gen.models
+    # No `game_type` nor `type_`: a constant defaults to its one value.
     body = models.NewMrToastGame(
-        game_type="mr-toast",
-        players=2,
+        players=3,
         options=models.MrToastOptionsRequest(turn_limit=40, auto_allow=True),
         seed=11,
+        bots=[models.BotSeat(seat=2, policy=models.BotSeatPolicy.GREEDY)],
     )
+    assert body.to_dict()["game_type"] == "mr-toast"
+    assert models.MrToastEndTurn().to_dict() == {"type": "end_turn"}
 
     def end_turn(view: Any) -> Any:
         if any(isinstance(a, models.MrToastEndTurn) for a in view.legal_actions):
-            return models.MrToastEndTurn(type_="end_turn")
+            return models.MrToastEndTurn()
         return None
 
     view = play(gen, live_server, body, "MrToast", end_turn)
     assert isinstance(view.result, models.MrToastResult) and view.result.winners
     assert isinstance(view.public, models.MrToastPublic)
+    assert [seat.bot for seat in view.seats] == [None, None, "greedy"]
 
 
 def test_the_generated_client_plays_exact_plays(gen: ModuleType, live_server: str) -> None:
@@ -164,7 +176,7 @@ def test_the_generated_client_plays_exact_plays(gen: ModuleType, live_server: st
 
     def declare(view: Any) -> Any:
         if view.public.phase.value == "declare":
-            return models.ExactPlaysDeclare(type_="declare", tokens=2)
+            return models.ExactPlaysDeclare(tokens=2)
         return None
 
     view = play(gen, live_server, body, "ExactPlays", declare)

@@ -128,6 +128,25 @@ def test_actions_views_and_events_are_typed_from_the_declarations(client):
     }
 
 
+def test_constants_default_to_their_one_value_and_stay_required(client):
+    """A generated client fills in an action's `type` and a create's `game_type` by itself
+    (tests/api/test_generated_client.py); the wire still carries them."""
+    schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
+    for game in registry().values():
+        for move in game.moves:
+            target = schemas["Action"]["discriminator"]["mapping"][move.type].rsplit("/", 1)[1]
+            action = schemas[target]
+            kind = action["properties"]["type"]
+            assert kind["default"] == kind["const"] == move.type
+            assert "type" in action["required"]
+        target = schemas["CreateGameRequest"]["discriminator"]["mapping"][game.game_type]
+        create = schemas[target.rsplit("/", 1)[1]]
+        assert create["properties"]["game_type"]["default"] == game.game_type
+        assert "game_type" in create["required"]
+        assert create["properties"]["bots"]["items"] == {"$ref": "#/components/schemas/BotSeat"}
+    assert schemas["BotSeat"]["required"] == ["seat", "policy"]
+
+
 def test_the_create_examples_play_as_they_are(client):
     """Swagger UI's Try it out sends an example as it is: each must create a game."""
     spec = client.get("/openapi.json").get_json()

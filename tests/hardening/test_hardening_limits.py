@@ -117,10 +117,7 @@ def test_plain_malformed_json_keeps_its_400_with_errors(client):
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({"game_type": "", "players": 2}, "game_type"),
         ({"game_type": "x" * 65, "players": 2}, "game_type"),
-        ({"game_type": "mr-toast", "players": 0}, "players"),
-        ({"game_type": "mr-toast", "players": 17}, "players"),
         ({"game_type": "mr-toast", "players": 2.5}, "players"),
         ({"game_type": "mr-toast", "players": 2, "seed": 2**53}, "seed"),
         ({"game_type": "mr-toast", "players": 2, "options": {f"o{i}": 1 for i in range(33)}},
@@ -128,11 +125,10 @@ def test_plain_malformed_json_keeps_its_400_with_errors(client):
         ({"game_type": "mr-toast", "players": 2, "options": {"": 1}}, "options"),
         ({"game_type": "mr-toast", "players": 2,
           "bots": [{"seat": 0, "policy": "random"}] * 17}, "bots"),
-        ({"game_type": "mr-toast", "players": 2, "bots": [{"seat": 16, "policy": "random"}]},
-         "bots.0.seat"),
     ],
 )  # fmt: skip
 def test_create_bounds_are_schema_errors(client, body, field):
+    """The general bounds; a value the game cannot take is `invalid` (tests/api)."""
     body = assert_problem(client.post("/v1/games", json=body), 422, "invalid-request")
     assert body["field"].startswith(field), body
 

@@ -182,7 +182,11 @@ def test_a_busy_port_is_one_clear_line_and_exit_1_at_once(tmp_path):
         finally:
             server.kill()
         assert time.monotonic() - started < 10
-    assert server.lines == [f"cardroom: cannot listen on 127.0.0.1:{port}: the port is in use"]
+    assert server.lines == [
+        f"cardroom: cannot listen on 127.0.0.1:{port}: the port is in use (by another server?): "
+        f"choose another with --port, e.g. cardroom serve --port {port + 1}, or --port 0 for "
+        "any free port"
+    ]
     assert not (tmp_path / "data").exists(), "nothing starts before the port is bound"
 
 

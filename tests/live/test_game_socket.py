@@ -162,19 +162,25 @@ def test_a_bad_message_is_a_problem_and_the_socket_stays_open(live_server):
     sock = Socket(live_server, game_id, {"type": "hello", "token": tokens[0]})
     try:
         sock.until("view")
-        for bad, field in [
-            ("not json", "message"),
-            ({"type": "shout"}, "type"),
-            ({"type": "act", "id": "", "action": {"type": "end_turn"}}, "id"),
-            ({"type": "act", "id": "k1", "action": "end_turn"}, "action"),
+        # The problem's `id` is the message's own string id; null when it had none.
+        for bad, field, key in [
+            ("not json", "message", None),
+            ({"type": "shout"}, "type", None),
+            ({"type": "act", "action": {"type": "end_turn"}}, "id", None),
+            ({"type": "act", "id": 7, "action": {"type": "end_turn"}}, "id", None),
+            ({"type": "act", "id": "", "action": {"type": "end_turn"}}, "id", ""),
+            ({"type": "act", "id": "k1", "action": "end_turn"}, "action", "k1"),
             (
                 {"type": "act", "id": "k2", "action": {"type": "end_turn"}, "if_match": 3},
                 "if_match",
+                "k2",
             ),
         ]:
             sock.send(bad)
-            problem = sock.until("problem")["problem"]
+            message = sock.until("problem")
+            problem = message["problem"]
             assert problem["status"] == 422 and problem["field"] == field, problem
+            assert "id" in message and message["id"] == key, message
         assert sock.act({"type": "end_turn"})["type"] == "result"  # still open and working
     finally:
         sock.close()
@@ -193,12 +199,55 @@ def test_a_bad_message_is_a_problem_and_the_socket_stays_open(live_server):
 def test_a_refused_hello_is_a_problem_then_a_close(live_server, hello, game, code, status):
     game_id, _ = two_player_game(live_server)
     sock = Socket(live_server, game_id if game == "real" else "nosuchgame12", hello)
-    problem = sock.until("problem")["problem"]
-    assert problem["status"] == status
+    message = sock.until("problem")
+    assert message["problem"]["status"] == status
+    assert "id" in message and message["id"] is None  # it answers no action
     opcode, frame = sock.ws.recv_data_frame(True)
     assert opcode == websocket.ABNF.OPCODE_CLOSE
     assert int.from_bytes(frame.data[:2], "big") == code
     sock.close()
+
+
+@pytest.mark.parametrize("transport", ["socket", "http"])
+@pytest.mark.parametrize("quoted", [False, True], ids=["unquoted", "quoted"])
+def test_an_etag_is_taken_quoted_or_not_as_if_match(live_server, transport, quoted):
+    """The view's `etag` is bare, the ETag header quoted: either form is an If-Match, on the
+    socket (`if_match`) and over HTTP (`If-Match`), and is compared, not ignored."""
+    game_id, tokens = two_player_game(live_server)
+    before = post_view(live_server, game_id, tokens[1])["etag"]
+    requests.post(
+        f"{live_server}/v1/games/{game_id}/actions",
+        json={"type": "end_turn"},
+        headers=auth(tokens[0]),
+        timeout=10,
+    )
+    now = post_view(live_server, game_id, tokens[1])["etag"]
+    assert now != before
+
+    def form(etag: str) -> str:
+        return f'"{etag}"' if quoted else etag
+
+    if transport == "socket":
+        sock = Socket(live_server, game_id, {"type": "hello", "token": tokens[1]})
+        try:
+            sock.until("view")
+            stale = sock.act({"type": "end_turn"}, if_match=form(before))
+            current = sock.act({"type": "end_turn"}, if_match=form(now))
+        finally:
+            sock.close()
+        assert stale["type"] == "problem" and stale["problem"]["status"] == 412, stale
+        assert current["type"] == "result" and current["status"] == 200, current
+    else:
+        answers = [
+            requests.post(
+                f"{live_server}/v1/games/{game_id}/actions",
+                json={"type": "end_turn"},
+                headers={**auth(tokens[1]), "If-Match": form(etag)},
+                timeout=10,
+            )
+            for etag in (before, now)
+        ]
+        assert [answer.status_code for answer in answers] == [412, 200]
 
 
 def test_a_spectator_sees_public_views_and_cannot_act(live_server):
@@ -237,11 +286,24 @@ def test_a_look_answers_the_view_now(live_server):
         sock.close()
 
 
-def test_a_plain_get_of_the_socket_is_refused(live_server):
+def test_a_plain_get_of_the_socket_is_426_upgrade_required(live_server):
     game_id, _ = two_player_game(live_server)
     answer = requests.get(f"{live_server}/v1/games/{game_id}/socket", timeout=10)
-    assert answer.status_code == 400
+    assert answer.status_code == 426  # RFC 9110 §15.5.22, with the protocol it needs
+    assert answer.headers["Upgrade"] == "websocket"
+    assert answer.headers["Connection"].lower() == "upgrade"
     assert answer.headers["Content-Type"] == "application/problem+json"
+    problem = answer.json()
+    assert problem["type"] == "/problems/upgrade-required" and problem["status"] == 426
+    assert "WebSocket" in problem["detail"] and "The game socket" in problem["detail"]
+    assert "upgrade" in requests.get(f"{live_server}{problem['type']}", timeout=10).text
+    # An upgrade asked of an address that is not a WebSocket: a 400 that names the socket.
+    wrong = requests.get(
+        f"{live_server}/v1/games/{game_id}",
+        headers={"Connection": "Upgrade", "Upgrade": "websocket"},
+        timeout=10,
+    )
+    assert wrong.status_code == 400 and "/socket" in wrong.json()["detail"]
 
 
 def test_a_whole_game_played_on_sockets_applies_every_action_once(live_server):

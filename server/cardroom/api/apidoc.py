@@ -112,8 +112,14 @@ def field_schema(game: Game, field: Field) -> Schema:
     return schema
 
 
+def constant(value: str) -> Schema:
+    """A property of one value that the wire still requires; its ``default`` lets a generated
+    client fill it in (openapi-python-client: ``type_: Literal["<value>"] = "<value>"``)."""
+    return {"type": "string", "const": value, "default": value}
+
+
 def action_schema(game: Game, move: Move) -> Schema:
-    properties: Schema = {"type": {"type": "string", "const": move.type}}
+    properties: Schema = {"type": constant(move.type)}
     required = ["type"]
     for field in move.fields:
         properties[field.name] = field_schema(game, field)
@@ -234,7 +240,7 @@ def game_components(game: Game) -> dict[str, Schema]:
         "type": "object",
         "title": f"New {game.title} game",
         "properties": {
-            "game_type": {"type": "string", "const": game.game_type},
+            "game_type": constant(game.game_type),
             "players": {
                 "type": "integer",
                 "minimum": game.min_players,
@@ -253,14 +259,7 @@ def game_components(game: Game) -> dict[str, Schema]:
                 "type": "array",
                 "maxItems": game.max_players,
                 "description": "Seats played by the server itself, each seat at most once.",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "seat": {"type": "integer", "minimum": 0, "maximum": game.max_players - 1},
-                        "policy": {"type": "string", "enum": list(policies(game.game_type))},
-                    },
-                    "required": ["seat", "policy"],
-                },
+                "items": ref("BotSeat"),
             },
         },
         "required": ["game_type", "players"],
@@ -486,6 +485,32 @@ CLOCK: Schema = {
 }
 
 
+def bot_seat_schema(games: list[Game]) -> Schema:
+    """A seat the server plays, in a create request: one type for every game (a generated
+    client's ``BotSeat``); the server refuses a seat or policy the game has not."""
+    names = list(dict.fromkeys(name for game in games for name in policies(game.game_type)))
+    return {
+        "type": "object",
+        "description": "A seat played by the server itself, and the bot policy that plays it.",
+        "properties": {
+            "seat": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": max(game.max_players for game in games) - 1,
+                "description": "The seat, below `players`.",
+            },
+            "policy": {
+                "type": "string",
+                "enum": names,
+                "description": "A bot policy of the game type: `GET /v1/game-types` lists "
+                "each game's `bot_policies`.",
+            },
+        },
+        "required": ["seat", "policy"],
+        "additionalProperties": False,
+    }
+
+
 def _by_game_type(games: list[Game], suffix: str, description: str) -> dict[str, Any]:
     """One of each game's ``<Game><suffix>`` schemas, told apart by ``game_type``."""
     return {
@@ -531,6 +556,7 @@ def components(games: list[Game]) -> dict[str, Schema]:
             "mapping": {kind: COMPONENTS + name for kind, name in mapping.items()},
         },
     }
+    out["BotSeat"] = bot_seat_schema(games)
     out["CreateGameRequest"] = _by_game_type(
         games,
         "CreateGame",
@@ -678,6 +704,10 @@ HEADERS: dict[str, Schema] = {
         "description": "The scheme to authenticate with: a seat token as a bearer token.",
         "schema": {"type": "string"},
     },
+    "Upgrade": {
+        "description": "The protocol this address needs, `websocket` (with `Connection: Upgrade`).",
+        "schema": {"type": "string", "enum": ["websocket"]},
+    },
 }
 
 PARAMETERS: dict[str, Schema] = {
@@ -739,12 +769,14 @@ PROBLEM_DOCS = {
     413: "The body is too large (problem `payload-too-large`).",
     422: "A field that cannot be accepted (`field`, `errors` name it), or an illegal action "
     "(`rule` names the ruling).",
+    426: "A plain request of a WebSocket's address (problem `upgrade-required`).",
     429: "Too many creates or joins from your address (problem `rate-limited`).",
     503: "The game store is unavailable (problem `storage-unavailable`).",
 }
 _PROBLEM_HEADERS = {
     401: ["WWW-Authenticate"],
     409: ["Retry-After"],
+    426: ["Upgrade"],
     429: ["Retry-After"],
     503: ["Retry-After"],
 }

@@ -250,10 +250,10 @@ class GameSocket(MethodView):
             'ActionResult}` or `{"type": "problem", "id", "problem"}` '
             '(docs/api.md, "The game socket").',
         ),
-        problems=(400, 422),
+        problems=(422, 426),
         problem_docs={
-            400: "Not a WebSocket upgrade (problem `http-error`).",
             422: "The upgrade cannot be served here (`field`: `Upgrade`).",
+            426: "A plain request, not a WebSocket upgrade (problem `upgrade-required`).",
         },
     )
     def get(self, game_id: str) -> Any:

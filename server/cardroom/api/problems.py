@@ -8,6 +8,7 @@ from typing import Any
 import redis
 from flask import Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing.exceptions import WebsocketMismatch
 
 from cardroom.api.jsonio import COMPACT
 from cardroom.api.observability import count_redis_error
@@ -34,10 +35,17 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPES: dict[str, tuple[str, str]] = {
     "invalid-request": (
         "Invalid request",
-        "The request body, query or headers do not match the schema. `errors` names each field.",
+        "The request does not have the form the API document gives it: a field is missing, "
+        "unknown, of the wrong JSON type, or past a general limit (a length, a count, a "
+        "range every game shares). `errors` names each field.",
     ),
     "malformed-json": ("Malformed JSON", "The request body is not valid JSON."),
-    "invalid": ("Invalid value", "A field's value cannot be accepted; `field` names it."),
+    "invalid": (
+        "Invalid value",
+        "A field's value cannot be accepted, such as an unknown game type, bot policy or "
+        "option, a number of players or a seat the game does not have, or an option's value "
+        "out of its bounds. `field` names it and `detail` says what would be accepted.",
+    ),
     "unauthorized": (
         "Unauthorized",
         "This request needs the seat token given by join, as `Authorization: Bearer <token>`.",
@@ -106,6 +114,12 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
     ),
     "internal-error": ("Internal error", "An unexpected error. It has been logged."),
     "http-error": ("HTTP error", "A protocol-level error; `status` says which."),
+    "upgrade-required": (
+        "Upgrade required",
+        "This address is a WebSocket (the game socket): it answers only a WebSocket upgrade "
+        "request (`Upgrade: websocket`, RFC 6455), not a plain request. See docs/api.md, "
+        '"The game socket".',
+    ),
 }
 
 _HTTP_SLUGS = {
@@ -166,7 +180,28 @@ def _field_errors(messages: dict[str, Any]) -> list[dict[str, Any]]:
     return flat
 
 
+def _asks_for_websocket() -> bool:
+    """Whether the request is a WebSocket upgrade (as werkzeug's routing tells one)."""
+    connection = {part.strip().lower() for part in request.headers.get("Connection", "").split(",")}
+    return "upgrade" in connection and request.headers.get("Upgrade", "").lower() == "websocket"
+
+
 def handle_http_exception(error: HTTPException) -> Response:
+    if isinstance(error, WebsocketMismatch):
+        if _asks_for_websocket():
+            return problem(
+                400,
+                "http-error",
+                "this address is not a WebSocket: the game socket is GET /v1/games/{id}/socket",
+            )
+        # A plain request of a WebSocket's address: 426 (RFC 9110 §15.5.22) names the upgrade.
+        return problem(
+            426,
+            "upgrade-required",
+            "this address is a WebSocket (the game socket): open it with a WebSocket upgrade "
+            'request (Upgrade: websocket), as docs/api.md, "The game socket", describes',
+            headers={"Upgrade": "websocket", "Connection": "Upgrade"},
+        )
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages") or data.get("errors")

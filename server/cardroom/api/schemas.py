@@ -7,7 +7,6 @@ from typing import Any
 from marshmallow import INCLUDE, Schema, ValidationError, fields, post_dump, validate
 
 from cardroom.api import apidoc
-from cardroom.games import policy_names
 
 MAX_PLAYERS = 16
 MAX_SEED = 2**53 - 1
@@ -94,7 +93,12 @@ class GameTypeSchema(Schema):
     max_players = fields.Integer()
     options = fields.List(fields.Nested(OptionDescriptionSchema))
     bot_policies = fields.List(fields.String())
-    rules_url = fields.String()
+    rules_url = fields.String(
+        metadata=_doc(
+            "The path of the game's rules page on this server, for people (HTML, each "
+            "ruling an anchor: `#mt-12`), or empty if the game has none."
+        )
+    )
 
 
 class GameTypeListSchema(Schema):
@@ -104,25 +108,29 @@ class GameTypeListSchema(Schema):
 # --- games ----------------------------------------------------------------------------------
 
 
-class BotSeatSchema(Schema):
-    seat = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_PLAYERS - 1))
-    policy = fields.String(
-        required=True,
-        validate=validate.OneOf(policy_names()),
-        metadata=_doc("A bot policy of the game type: `GET /v1/game-types` lists them."),
-    )
+# A create request is read for its form here (fields present, of their JSON types, within
+# the general limits); what only the game can judge (the game type, its number of players,
+# the seats and policies of its bots, its options) is the table's to refuse, each as
+# problem `invalid` naming the field (service.Tables.create). The document describes the
+# body per game, as `CreateGameRequest` and `BotSeat` (api/apidoc.py).
+
+
+class BotSeatBodySchema(Schema):
+    """Named so that its component name (dropped in app.py) is not the document's `BotSeat`."""
+
+    seat = fields.Integer(required=True)
+    policy = fields.String(required=True, validate=validate.Length(max=64))
 
 
 class CreateGameSchema(Schema):
     game_type = fields.String(
         required=True,
-        validate=validate.Length(min=1, max=64),
+        validate=validate.Length(max=64),
         metadata=_doc("A game type id, as `GET /v1/game-types` lists them."),
     )
     players = fields.Integer(
         required=True,
         strict=True,
-        validate=validate.Range(min=1, max=MAX_PLAYERS),
         metadata=_doc("The number of seats; each game type has its own range."),
     )
     options = fields.Dict(
@@ -142,7 +150,7 @@ class CreateGameSchema(Schema):
         metadata=_doc("Seeds every shuffle: the same seed and actions replay the same game."),
     )
     bots = fields.List(
-        fields.Nested(BotSeatSchema),
+        fields.Nested(BotSeatBodySchema),
         load_default=list,
         validate=validate.Length(max=MAX_PLAYERS),
         metadata=_doc("Seats played by the server itself."),
@@ -236,8 +244,10 @@ class JoinSchema(Schema):
     seat = fields.Integer(
         strict=True,
         allow_none=True,
-        validate=validate.Range(min=0, max=MAX_PLAYERS - 1),
-        metadata=_doc("A free seat; absent: the lowest free one."),
+        # A seat the game has not is the table's to refuse (problem `invalid`).
+        metadata=_doc(
+            "A free seat; absent: the lowest free one.", minimum=0, maximum=MAX_PLAYERS - 1
+        ),
     )
 
 

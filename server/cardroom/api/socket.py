@@ -28,6 +28,10 @@ One process hears every game's writes once (``cardroom.store.changes``) and each
 wakes on its game's: the view it sends is shaped from the game as this process last read or
 wrote it when that is current, so a change costs a process at most one load however many
 sockets follow the game here.
+
+The client may close or drop the socket at any moment, a view half sent or an answer on its
+way: whichever greenlet notices first (the reader, the follower, an action's answer) raises
+``_Closed``, and the session ends quietly, with nothing logged and nothing more written.
 """
 
 from __future__ import annotations
@@ -85,14 +89,22 @@ def open_socket(tables: Tables, game_id: str, header_token: str | None) -> Respo
         raise InvalidRequest(f"not a WebSocket upgrade: {error}", "Upgrade") from None
     if upgrade is None:
         raise InvalidRequest("not a WebSocket upgrade", "Upgrade")
-    sock.sendall(connection.send(AcceptConnection()))
-    session = _Session(tables, game_id, header_token, sock, connection)
     try:
-        session.serve()
+        if _accept(sock, connection):
+            _Session(tables, game_id, header_token, sock, connection).serve()
     finally:
         with contextlib.suppress(OSError):
             sock.close()
     return _Upgraded(status=101)
+
+
+def _accept(sock: Any, connection: WSConnection) -> bool:
+    """Answer the upgrade (False: the client left before the answer)."""
+    try:
+        sock.sendall(connection.send(AcceptConnection()))
+    except OSError:
+        return False
+    return True
 
 
 class _Upgraded(Response):
@@ -272,11 +284,13 @@ class _Session:
                 elif isinstance(event, Ping):
                     self._transmit(event.response())
                 elif isinstance(event, CloseConnection):
-                    with contextlib.suppress(LocalProtocolError):
+                    with contextlib.suppress(_Closed):
                         self._transmit(event.response())
                     raise _Closed()
         except RemoteProtocolError:
             self._close(1002, "protocol error")
+            raise _Closed() from None
+        except LocalProtocolError:  # data after the close handshake ended
             raise _Closed() from None
 
     def _handle(self, message: dict[str, Any] | None) -> None:
@@ -299,6 +313,8 @@ class _Session:
                 raise InvalidRequest("if_match must be an ETag", "if_match")
             matches = {if_match.strip('"')} if if_match and if_match != "*" else None
             outcome = self.tables.act(self.game_id, self.token, action, matches, key)
+        except _Closed:
+            raise
         except Exception as error:
             self._send_problem(key if isinstance(key, str) else None, error)
             return
@@ -350,8 +366,13 @@ class _Session:
             self._write(event)
 
     def _write(self, event: Any) -> None:
-        """``_transmit`` with the send lock held."""
-        data = memoryview(self.connection.send(event))
+        """``_transmit`` with the send lock held. Once the close handshake has begun (a close
+        frame from either side) or the connection broke, this raises ``_Closed``."""
+        try:
+            data = memoryview(self.connection.send(event))
+        except LocalProtocolError:
+            self.closed.set()
+            raise _Closed() from None
         try:
             # send, not sendall: gevent's sendall asks the kernel for the send buffer's
             # size before every message (a system call); send waits as sendall would.
@@ -363,7 +384,7 @@ class _Session:
         self._last_sent = time.monotonic()
 
     def _close(self, code: int, reason: str) -> None:
-        with contextlib.suppress(_Closed, LocalProtocolError):
+        with contextlib.suppress(_Closed):
             self._transmit(CloseConnection(code=code, reason=reason))
         self.closed.set()
 
