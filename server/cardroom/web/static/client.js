@@ -8,8 +8,8 @@
 //   const answer = await api.act(game.id, token, view.legal_actions[0]);
 //   for await (const page of api.follow(game.id, { token, after: answer.view.last_seq })) { … }
 //   const socket = api.socket(game.id, { token, eventsAfter: 0 });  // the cheapest way to play
-//   for await (const { view, events } of socket.updates()) { … }   // a view each change
-//   await socket.act(view.legal_actions[0]);                         // answered on the socket
+//   for await (const { view, events } of socket.updates()) { … }   // each newer view, once
+//   await socket.act(view.legal_actions[0]);      // answered on the socket; updates() gets it too
 //
 // Every method returns the parsed JSON body the API documents (see /docs). A refusal throws a
 // Problem carrying the RFC 9457 fields (status, type, detail, rule, field).
@@ -231,15 +231,26 @@ export class CardroomClient {
   }
 }
 
+function bySeq(events) {
+  return events.sort((a, b) => a.seq - b.seq);
+}
+
 /**
- * One open game socket. `updates()` yields {view, events} as the server sends them; `act()`
- * sends an action with an Idempotency-Key (`id`) and resolves with the answer the REST API
- * gives ({version, events, view}) or throws its Problem. `closed` resolves when the socket
- * closes ({code, opened}: whether it ever opened). Reopen with a new GameSocket.
+ * One open game socket. `updates()` yields {view, events} each time the game changes: the
+ * views the server sends and the view of each answer to `act()` (the server does not send
+ * that one again), newest only, each once (see `offer`). `act()` sends an action with an
+ * Idempotency-Key (`id`) and resolves with the answer the REST API gives ({version, events,
+ * view}) or throws its Problem. `closed` resolves when the socket closes ({code, opened}:
+ * whether it ever opened). Reopen with a new GameSocket.
  */
 export class GameSocket {
   constructor(url, { token = null, eventsAfter = null } = {}) {
     this.queue = [];
+    this.newest = null; // the last view queued for updates()
+    this.withEvents = eventsAfter !== null && eventsAfter !== undefined;
+    this.eventsAfter = this.withEvents ? eventsAfter : 0;
+    this.seen = new Set(); // the seq of every event queued
+    this.unsent = []; // events that came with an older view, for the next update
     this.waiting = null;
     this.answers = new Map();
     this.opened = false;
@@ -266,14 +277,49 @@ export class GameSocket {
     const settle = message.id !== undefined && message.id !== null ? this.answers.get(message.id) : null;
     if (settle) {
       this.answers.delete(message.id);
-      if (message.type === "result") settle.resolve(message.result);
-      else settle.reject(new Problem(message.problem?.status || 500, message.problem));
+      if (message.type === "result") {
+        settle.resolve(message.result);
+        if (message.result?.view) this.offer(message.result.view, message.result.events, false);
+      } else settle.reject(new Problem(message.problem?.status || 500, message.problem));
     } else if (message.type === "view") {
-      this.queue.push({ view: message.view, events: message.events || [] });
+      this.offer(message.view, message.events, true);
     } else if (message.type === "problem") {
       this.problem = new Problem(message.problem?.status || 500, message.problem);
     }
     this.wake();
+  }
+
+  /**
+   * Queue a view for updates() if it is newer than the last one queued: a higher `version`,
+   * or the same with a higher `last_seq` (an answer and a pushed view may cross on the wire).
+   * A view the server pushes with the same version and `last_seq` but another `etag` is
+   * newer too: a write that adds no event (a finished game's rematch named). Each event is
+   * queued once (the server sends an action's events again with its next view), in `seq`
+   * order; one that came with an older view goes with the next update.
+   */
+  offer(view, events, pushed) {
+    const fresh = [];
+    for (const event of this.withEvents ? events || [] : []) {
+      if (event.seq <= this.eventsAfter || this.seen.has(event.seq)) continue;
+      this.seen.add(event.seq);
+      fresh.push(event);
+    }
+    const last = this.newest;
+    const newer =
+      !last ||
+      view.version > last.version ||
+      (view.version === last.version &&
+        (view.last_seq > last.last_seq || (pushed && view.last_seq === last.last_seq && view.etag !== last.etag)));
+    const queued = this.queue[this.queue.length - 1];
+    if (newer) {
+      this.newest = view;
+      this.queue.push({ view, events: bySeq([...this.unsent, ...fresh]) });
+      this.unsent = [];
+    } else if (queued) {
+      queued.events = bySeq([...queued.events, ...fresh]);
+    } else {
+      this.unsent.push(...fresh);
+    }
   }
 
   wake() {
@@ -282,7 +328,8 @@ export class GameSocket {
     if (waiting) waiting();
   }
 
-  /** {view, events} as the server sends them, until the socket closes. */
+  /** {view, events} each time the game changes (the results of `act()` included), newest
+   * view only and each once, until the socket closes. */
   async *updates() {
     for (;;) {
       while (this.queue.length) yield this.queue.shift();
