@@ -228,11 +228,11 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
     assert page.inner_text("#revealed-seed") == str(SEED) == str(summary["seed"])
     assert "not set" in page.inner_text("[data-secret=deck]")
     winners = summary["result"]["winners"]
-    names = {0: "you", 1: "greedy bot"}
+    names = {0: "you", 1: "greedy bot"}  # the server names a lone bot "Greedy bot"
     assert all(names[w] in result.lower() for w in winners)
     log = page.inner_text("#log-list")
     assert "scored" in log and "Game over" in log
-    assert re.search(r"(gave you a|You gave greedy bot a) Responsibility \d chore", log), log
+    assert re.search(r"(gave you a|You gave Greedy bot a) Responsibility \d chore", log), log
     screenshot(page, "mr-toast-result-desktop")
 
     link = page.get_attribute("#watch-replay", "href")

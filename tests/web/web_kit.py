@@ -259,6 +259,8 @@ def create_in_lobby(
         form.locator(f"select[name=seat-{seat}]").select_option(choice)
     if options or seed is not None:
         form.locator("details.options > summary").click()
+        # The seed and the stacked decks are in the "Advanced" fold inside the options.
+        form.locator("details.advanced > summary").click()
     for option, value in (options or {}).items():
         field = form.locator(f"[data-option={option}]")
         tag = field.evaluate("e => e.tagName + ':' + (e.type || '')")
@@ -276,3 +278,44 @@ def create_in_lobby(
     page.wait_for_url("**/play/*", timeout=MOVE_TIMEOUT_MS)
     wait_for_table(page)
     return game_id_of(page)
+
+
+def create_with_bots(
+    base: str,
+    game_type: str,
+    players: int,
+    bots: dict[int, str],
+    *,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+) -> str:
+    """A game made through the API with server bots in ``bots`` ({seat: policy}); its id."""
+    body: dict[str, Any] = {
+        "game_type": game_type,
+        "players": players,
+        "options": options or {},
+        "bots": [{"seat": seat, "policy": policy} for seat, policy in bots.items()],
+    }
+    if seed is not None:
+        body["seed"] = seed
+    response = requests.post(f"{base}/v1/games", json=body, timeout=HTTP_TIMEOUT)
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def sit_down(page: Any, game_id: str, name: str) -> None:
+    """Open the game's table and take the offered seat with its form, as a newcomer does."""
+    page.goto(f"/play/{game_id}")
+    page.wait_for_selector("body[data-ready=join]", timeout=MOVE_TIMEOUT_MS)
+    page.fill("#join-name", name)
+    page.click("#join button[type=submit]")
+    wait_for_table(page)
+
+
+def in_viewport(page: Any, selector: str) -> dict[str, float]:
+    """Where ``selector`` is in the window: {top, bottom, height (the window's), inside}."""
+    return page.eval_on_selector(
+        selector,
+        "e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom,"
+        " height: window.innerHeight, inside: r.top >= 0 && r.bottom <= window.innerHeight}; }",
+    )

@@ -35,6 +35,17 @@ export function fill(element, ...children) {
   return element;
 }
 
+/** "1 card", "2 cards", "1 No Way", "3 No Ways"; `many` for a noun whose plural is not one more "s". */
+export function plural(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 || count === -1 ? one : many}`;
+}
+
+/** A rule's id as a small reference beside the words that explain it: "(rule EP-14)" (the
+ * table links each id to its ruling on the game's rules page). */
+export function ruleRef(...rules) {
+  return h("small", { class: "rule-ref", dataset: { rules: rules.join(" ") } }, `(rule${rules.length === 1 ? "" : "s"} ${listing(rules)})`);
+}
+
 /** "a", "a and b", "a, b and c". */
 export function listing(items) {
   if (items.length <= 1) return items.join("");

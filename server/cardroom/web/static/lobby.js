@@ -2,7 +2,7 @@
 // people and bots, the open games to join, and the games this browser holds a seat in.
 
 import { CardroomClient, Problem } from "./client.js";
-import { dealNotice, fill, h } from "./dom.js";
+import { dealNotice, fill, h, plural } from "./dom.js";
 import { savedName, savedSeats, saveName, saveSeat } from "./seats.js";
 
 const api = new CardroomClient();
@@ -10,20 +10,186 @@ const REFRESH_MS = 15000;
 
 const SEAT_CHOICES = [
   ["you", "You"],
-  ["friend", "A friend (you get an invitation link)"],
+  ["friend", "A friend (you get a link to send them)"],
 ];
 
-function problemText(error) {
-  if (error instanceof Problem) {
-    const where = error.field ? ` (${error.field})` : "";
-    const rule = error.rule ? ` [${error.rule}]` : "";
-    return `${error.detail || error.title}${where}${rule}`;
-  }
-  return "The server cannot be reached. Check that it is running, then try again.";
+// What each server bot is like, in a player's words; a policy not listed here is named only.
+const BOT_WORDS = {
+  random: "plays any legal move: easy to beat",
+  greedy: "plays sensibly",
+};
+
+// --- words ----------------------------------------------------------------------------------
+
+function botName(policy) {
+  const words = policy.replaceAll("_", " ");
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} bot`;
 }
 
-function showAlert(text) {
-  fill(document.getElementById("alert"), text ? h("p", {}, text) : null);
+function botChoice(policy) {
+  return BOT_WORDS[policy] ? `${botName(policy)} (${BOT_WORDS[policy]})` : botName(policy);
+}
+
+// The turn clock's options, which every game has (games/clock.py), and the ruling that
+// describes them in each game's rules.
+const CLOCK_RULE = { "mr-toast": "MT-17", "exact-plays": "EP-19" };
+const CLOCK_WORDS = {
+  turn_seconds: {
+    label: "Seconds per move",
+    help:
+      "How long each player has for each move. When the time (and any time bank) runs out, the " +
+      "game makes a default move for them; the rules say which. Bots have no clock.",
+    empty: "no clock, the game waits as long as it takes",
+    placeholder: "No clock",
+  },
+  bank_seconds: {
+    label: "Time bank (seconds)",
+    help:
+      "Extra time each player may spend over the whole game once a move takes longer than the " +
+      "seconds per move, as in chess; it is never refilled. A bank alone also starts the clock.",
+    empty: "no time bank",
+    placeholder: "No bank",
+  },
+  away_after: {
+    label: "Timeouts in a row before a player is away",
+    help:
+      "With a clock: a player whose time runs out this many moves in a row is marked away, and " +
+      "the game stops waiting for them until they press “I'm back” at the table.",
+    unit: "timeouts",
+  },
+  away_bot: {
+    label: "Who plays for an away player",
+    help: "With a clock, while a player is away.",
+    none: "Nobody: their default moves are made at once",
+  },
+};
+
+// A player's words for each option of each game (the API's descriptions are written for
+// programmers). label and help say what the option changes; rule is the ruling it belongs to,
+// shown as a small reference; choices names each value; empty says what an empty number
+// means; unit follows a number; seats: the value is a seat, chosen among the game's seats.
+// An option with no words here goes under "Advanced", with the API's description.
+const OPTION_WORDS = {
+  "mr-toast": {
+    mode: {
+      label: "How to win",
+      rule: "MT-10",
+      help:
+        "With “Exactly 15”, the usual rule, a score that would take you past 15 Fun points is " +
+        "not allowed. With “15 or more”, the first to reach 15 wins, however far past it.",
+      choices: { exact: "Exactly 15 Fun points", irresponsible: "15 Fun points or more" },
+    },
+    turn_limit: {
+      label: "Turn limit",
+      rule: "MT-11",
+      help:
+        "A house rule so that no game goes on for ever: after this many turns (skipped turns " +
+        "count too) the game ends, and the most Fun points win.",
+      unit: "turns",
+    },
+    first_seat: {
+      label: "Who plays first",
+      rule: "MT-4",
+      help: "Then play goes round the table in seat order.",
+      none: "Drawn at random",
+      seats: true,
+    },
+    reaction_deadline: {
+      label: "Time to answer a No Way (seconds)",
+      rule: "MT-13",
+      help:
+        "When someone plays a blue card, the others may cancel it with a No Way card. This is " +
+        "how long they have to answer; whoever has not answered by then lets the card through.",
+      empty: "no time limit, the game waits until everyone has answered",
+      placeholder: "No limit",
+    },
+    auto_allow: {
+      label: "Don't wait for players who hold no No Way card",
+      rule: "MT-14",
+      help: "Faster, above all with bots, but everyone can then tell who holds no No Way card.",
+    },
+    deck: { label: "Stacked deck" },
+    composition: { label: "Cards in the deck" },
+  },
+  "exact-plays": {
+    tiebreak: {
+      label: "Tie for start player",
+      rule: "EP-4",
+      help: "When several players declare the most tokens, this decides which of them starts.",
+      choices: { rps: "Rock-paper-scissors", random: "Drawn at random" },
+    },
+    turn_limit: {
+      label: "Turn limit",
+      rule: "EP-16",
+      help:
+        "A house rule so that no game goes on for ever: after this many turns in the whole " +
+        "game (plays, passes and draws, automatic ones too) the round under way is scored and " +
+        "the game ends.",
+      unit: "turns",
+    },
+    decks: { label: "Stacked decks, one per round" },
+  },
+};
+
+function wordsFor(gameType, option) {
+  const own = OPTION_WORDS[gameType]?.[option.name];
+  if (own) return own;
+  // The clock's ruling is cited once, beside the words that open the "Turn clock" group.
+  return CLOCK_WORDS[option.name] || null;
+}
+
+/** Options a person chooses, in words; the others only a developer needs (JSON, seeds). */
+function isAdvanced(words, option) {
+  return !words || !words.help || option.type === "array" || option.type === "object";
+}
+
+function choiceWords(words, option, value) {
+  if (value === null) return words.none || "None";
+  if (words.seats) return `Seat ${value + 1}`;
+  if (words.choices?.[value]) return words.choices[value];
+  if (option.name === "away_bot") return botChoice(value);
+  return String(value);
+}
+
+/** What the option is when left alone, as a sentence. */
+function defaultWords(words, option) {
+  const value = option.default ?? null;
+  if (option.type === "boolean") return value ? "On by default." : "Off by default.";
+  if (option.choices || words.seats) return `Default: “${choiceWords(words, option, value)}”.`;
+  if (value === null) return `Empty by default: ${words.empty || "not set"}.`;
+  return `Default: ${words.unit ? `${value} ${words.unit}` : value}.`;
+}
+
+/** " (rule MT-11)", small, linking to that ruling on the game's rules page (docs/web.md). */
+function ruleReference(rule, rulesUrl) {
+  if (!rule) return null;
+  const text = `rule ${rule}`;
+  const href = rulesUrl ? `${rulesUrl}#${rule.toLowerCase()}` : null;
+  return [
+    " ",
+    h("small", { class: "rule-ref" }, "(", href ? h("a", { href, target: "_blank", rel: "noopener" }, text) : text, ")"),
+  ];
+}
+
+// --- problems -------------------------------------------------------------------------------
+
+const UNREACHABLE = "The server cannot be reached. Check that it is running, then try again.";
+
+/** A refusal in words: the server's detail, the field it names as the lobby labels it. */
+function problemNodes(error, gameType = null) {
+  if (!(error instanceof Problem)) return [UNREACHABLE];
+  const option = error.field?.startsWith("options.") ? error.field.slice("options.".length) : null;
+  const known = gameType?.options.find((entry) => entry.name === option);
+  const label = known ? wordsFor(gameType.game_type, known)?.label : null;
+  return [
+    label ? `${label}: ` : "",
+    error.detail || error.title || "The server refused this.",
+    ruleReference(error.rule, gameType?.rules_url),
+  ];
+}
+
+function showAlert(nodes) {
+  fill(document.getElementById("alert"), nodes ? h("p", {}, nodes) : null);
 }
 
 function nameInput() {
@@ -36,19 +202,42 @@ function currentName() {
 
 // --- options ------------------------------------------------------------------------------
 
-function optionField(gameType, option) {
-  const id = `opt-${gameType}-${option.name}`;
+function seatOptions(select, words, option, players) {
+  const chosen = select.value;
+  const highest = Math.min(players - 1, option.maximum ?? players - 1);
+  const values = [null];
+  for (let seat = 0; seat <= highest; seat += 1) values.push(seat);
+  fill(
+    select,
+    values.map((value) => {
+      const text = JSON.stringify(value);
+      return h("option", { value: text, selected: text === chosen }, choiceWords(words, option, value));
+    }),
+  );
+}
+
+function optionField(gameType, option, players) {
+  const words = wordsFor(gameType.game_type, option) || {};
+  const advanced = isAdvanced(wordsFor(gameType.game_type, option), option);
+  const id = `opt-${gameType.game_type}-${option.name}`;
   const hintId = `${id}-hint`;
-  let input;
   const common = { id, name: option.name, "aria-describedby": hintId, dataset: { option: option.name } };
-  if (option.choices) {
-    // A nullable choice (such as away_bot) may also be left unset: "none" sends null.
+  let input;
+  if (words.seats) {
+    input = h("select", { ...common, dataset: { option: option.name, seats: "true" } });
+    seatOptions(input, words, option, players);
+  } else if (option.choices) {
+    // A nullable choice (such as away_bot) may also be left unset.
     const choices = option.nullable ? [null, ...option.choices] : option.choices;
     input = h(
       "select",
       common,
       choices.map((choice) =>
-        h("option", { value: JSON.stringify(choice), selected: choice === option.default }, choice === null ? "none" : String(choice)),
+        h(
+          "option",
+          { value: JSON.stringify(choice), selected: choice === (option.default ?? null) },
+          choiceWords(words, option, choice),
+        ),
       ),
     );
   } else if (option.type === "boolean") {
@@ -62,37 +251,50 @@ function optionField(gameType, option) {
       min: option.minimum ?? null,
       max: option.maximum ?? null,
       value: option.default === null || option.default === undefined ? "" : String(option.default),
-      placeholder: option.nullable ? "none" : null,
+      placeholder: option.nullable ? words.placeholder || "None" : null,
     });
   } else {
     input = h("textarea", {
       ...common,
       rows: 2,
       spellcheck: "false",
-      placeholder: option.default === null ? "none (JSON)" : JSON.stringify(option.default),
+      placeholder: option.default === null ? "null (JSON)" : JSON.stringify(option.default),
     });
   }
-  const defaultText =
-    option.default === null || option.default === undefined ? "none" : JSON.stringify(option.default);
+  const label = h("label", { for: id }, words.label || option.name);
+  const hint = advanced
+    ? h(
+        "p",
+        { class: "hint", id: hintId },
+        h("code", {}, option.name),
+        `: ${option.description || ""} Default: ${JSON.stringify(option.default ?? null)}.`,
+        option.secret
+          ? h(
+              "strong",
+              { class: "secret" },
+              " Secret: the players see it as “stacked” while the game runs (they know the deck " +
+                "was set, not how); it is revealed when the game ends.",
+            )
+          : null,
+      )
+    : h(
+        "p",
+        { class: "hint", id: hintId },
+        words.help,
+        ruleReference(words.rule, gameType.rules_url),
+        ` ${defaultWords(words, option)}`,
+      );
+  const checkbox = option.type === "boolean" && !advanced;
   return h(
     "div",
-    { class: "option" },
-    h("label", { for: id }, option.name.replaceAll("_", " ")),
-    input,
-    h(
-      "p",
-      { class: "hint", id: hintId },
-      option.description || "",
-      ` Default: ${defaultText}.`,
-      option.secret
-        ? h(
-            "strong",
-            { class: "secret" },
-            " Secret: players see it as “stacked” while the game runs (they know the deck was set, not how); it is revealed when the game ends.",
-          )
-        : null,
-    ),
+    { class: ["option", checkbox && "checkbox"], dataset: { advanced: advanced ? "true" : "false" } },
+    checkbox ? [input, label] : [label, input],
+    hint,
   );
+}
+
+function optionLabel(gameType, option) {
+  return wordsFor(gameType.game_type, option)?.label || option.name;
 }
 
 /** The options that differ from their defaults, parsed; throws an Error naming a bad field. */
@@ -101,12 +303,12 @@ function readOptions(form, gameType) {
   for (const option of gameType.options) {
     const input = form.querySelector(`[data-option="${option.name}"]`);
     let value;
-    if (option.choices) value = JSON.parse(input.value);
+    if (input.tagName === "SELECT") value = JSON.parse(input.value);
     else if (option.type === "boolean") value = input.checked;
     else if (option.type === "integer" || option.type === "number") {
       if (input.value.trim() === "") value = option.nullable ? null : option.default;
       else value = Number(input.value);
-      if (Number.isNaN(value)) throw new Error(`${option.name} must be a number`);
+      if (Number.isNaN(value)) throw new Error(`“${optionLabel(gameType, option)}” must be a number.`);
     } else {
       const text = input.value.trim();
       if (text === "") value = option.default ?? null;
@@ -114,7 +316,8 @@ function readOptions(form, gameType) {
         try {
           value = JSON.parse(text);
         } catch {
-          throw new Error(`${option.name} must be JSON (for example ${option.name === "deck" ? '["G3", "R2", …]' : "[…]"})`);
+          const example = option.name === "deck" ? '["G3", "R2", …]' : "[…]";
+          throw new Error(`“${optionLabel(gameType, option)}” (under Advanced) must be JSON, for example ${example}.`);
         }
       }
     }
@@ -126,10 +329,7 @@ function readOptions(form, gameType) {
 // --- seats --------------------------------------------------------------------------------
 
 function seatRows(container, gameType, players) {
-  const choices = [
-    ...SEAT_CHOICES,
-    ...gameType.bot_policies.map((policy) => [`bot:${policy}`, `Bot: ${policy}`]),
-  ];
+  const choices = [...SEAT_CHOICES, ...gameType.bot_policies.map((policy) => [`bot:${policy}`, botChoice(policy)])];
   const defaultBot = gameType.bot_policies.includes("greedy") ? "bot:greedy" : `bot:${gameType.bot_policies[0]}`;
   const previous = [...container.querySelectorAll("select")].map((select) => select.value);
   fill(
@@ -162,6 +362,7 @@ function readSeats(form) {
 // --- game types ---------------------------------------------------------------------------
 
 function gameTypeForm(gameType) {
+  const title = gameType.title || gameType.game_type;
   const seatBox = h("div", { class: "seat-choices" });
   const playersId = `players-${gameType.game_type}`;
   const seedId = `seed-${gameType.game_type}`;
@@ -172,40 +373,94 @@ function gameTypeForm(gameType) {
     { id: playersId, name: "players" },
     counts.map((n) => h("option", { value: String(n) }, String(n))),
   );
-  players.addEventListener("change", () => seatRows(seatBox, gameType, Number(players.value)));
   seatRows(seatBox, gameType, gameType.min_players);
+  const fields = gameType.options.map((option) => ({
+    option,
+    element: optionField(gameType, option, gameType.min_players),
+  }));
+  const everyday = fields.filter(({ element }) => element.dataset.advanced === "false");
+  const clockNames = Object.keys(CLOCK_WORDS);
+  const inClock = ({ option }) => clockNames.includes(option.name);
+  players.addEventListener("change", () => {
+    seatRows(seatBox, gameType, Number(players.value));
+    for (const { option, element } of fields) {
+      const select = element.querySelector("select[data-seats]");
+      if (select) seatOptions(select, wordsFor(gameType.game_type, option), option, Number(players.value));
+    }
+  });
+  const clockRule = CLOCK_RULE[gameType.game_type];
   const status = h("p", { class: "form-status", role: "status" });
+  const rulesLink = gameType.rules_url
+    ? h(
+        "p",
+        { class: "rules-link" },
+        h("a", { href: gameType.rules_url, target: "_blank", rel: "noopener" }, `How to play ${title}`),
+        h("span", { class: "muted" }, ": the full rules, in a new tab."),
+      )
+    : null;
   const form = h(
     "form",
     { class: "game-type card-panel", dataset: { gameType: gameType.game_type }, "aria-labelledby": `title-${gameType.game_type}` },
-    h("h3", { id: `title-${gameType.game_type}` }, gameType.title || gameType.game_type),
+    h("h3", { id: `title-${gameType.game_type}` }, title),
     h("p", { class: "description" }, gameType.description || ""),
-    h(
-      "p",
-      { class: "muted" },
-      `${gameType.min_players} to ${gameType.max_players} players. Full rules: ${gameType.rules_url || "see the API docs"} in the cardroom sources.`,
-    ),
+    rulesLink,
     h(
       "fieldset",
       { class: "seats-fieldset" },
       h("legend", {}, "Who plays"),
-      h("div", { class: "option inline" }, h("label", { for: playersId }, "Players"), players),
+      h(
+        "div",
+        { class: "option inline" },
+        h("label", { for: playersId }, `Players (${gameType.min_players} to ${gameType.max_players})`),
+        players,
+      ),
       seatBox,
+      h(
+        "p",
+        { class: "hint" },
+        "The game starts once every seat is taken: bots sit down at once, a friend when they open the link you send them.",
+      ),
     ),
     h(
       "details",
       { class: "options" },
-      h("summary", {}, "Options (defaults filled in)"),
-      gameType.options.map((option) => optionField(gameType.game_type, option)),
+      h("summary", {}, "Options (the usual rules unless you change them)"),
+      everyday.filter((field) => !inClock(field)).map(({ element }) => element),
+      everyday.some(inClock)
+        ? h(
+            "fieldset",
+            { class: "clock-fieldset" },
+            h("legend", {}, "Turn clock"),
+            h(
+              "p",
+              { class: "hint" },
+              "Off unless you set the seconds per move (or a time bank): then each player has a time limit for each move.",
+              ruleReference(clockRule, gameType.rules_url),
+            ),
+            everyday.filter(inClock).map(({ element }) => element),
+          )
+        : null,
       h(
-        "div",
-        { class: "option" },
-        h("label", { for: seedId }, "seed"),
-        h("input", { id: seedId, name: "seed", type: "number", min: "0", step: "1", inputmode: "numeric", placeholder: "random", "aria-describedby": `${seedId}-hint` }),
-        h("p", { class: "hint", id: `${seedId}-hint` }, "Optional. The same seed and the same moves replay the same game; it is shown when the game ends."),
+        "details",
+        { class: "advanced" },
+        h("summary", {}, "Advanced: seed and stacked decks, for testing"),
+        h("p", { class: "hint" }, "Options a developer uses to replay or set up a game, written as the API takes them."),
+        fields.filter(({ element }) => element.dataset.advanced === "true").map(({ element }) => element),
+        h(
+          "div",
+          { class: "option" },
+          h("label", { for: seedId }, "Seed"),
+          h("input", { id: seedId, name: "seed", type: "number", min: "0", step: "1", inputmode: "numeric", placeholder: "random", "aria-describedby": `${seedId}-hint` }),
+          h(
+            "p",
+            { class: "hint", id: `${seedId}-hint` },
+            h("code", {}, "seed"),
+            ": a whole number. The same seed and the same moves replay the same game. The other players are told that you chose it (you could know every hand); it is shown to everyone when the game ends.",
+          ),
+        ),
       ),
     ),
-    h("button", { type: "submit", class: "primary" }, `Play ${gameType.title || gameType.game_type}`),
+    h("button", { type: "submit", class: "primary" }, `Play ${title}`),
     status,
   );
   form.addEventListener("submit", (event) => {
@@ -216,7 +471,7 @@ function gameTypeForm(gameType) {
 }
 
 async function createGame(form, gameType, status) {
-  showAlert("");
+  showAlert(null);
   let seats;
   let options;
   try {
@@ -235,7 +490,7 @@ async function createGame(form, gameType, status) {
   const seedText = form.querySelector('[name="seed"]').value.trim();
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
-  status.textContent = "Creating the game…";
+  status.textContent = "Setting up the table…";
   try {
     const game = await api.createGame({
       gameType: gameType.game_type,
@@ -251,7 +506,7 @@ async function createGame(form, gameType, status) {
     }
     window.location.assign(`/play/${encodeURIComponent(game.id)}`);
   } catch (error) {
-    status.textContent = problemText(error);
+    fill(status, problemNodes(error, gameType));
     button.disabled = false;
   }
 }
@@ -261,10 +516,11 @@ async function createGame(form, gameType, status) {
 let titles = {};
 
 function openGameItem(game) {
-  const free = game.seats.filter((seat) => !seat.taken);
-  const people = game.seats
+  const free = game.seats.filter((seat) => !seat.taken && !seat.reserved);
+  const kept = game.seats.filter((seat) => !seat.taken && seat.reserved).length;
+  const seated = game.seats
     .filter((seat) => seat.taken)
-    .map((seat) => (seat.bot ? `${seat.name}` : seat.name))
+    .map((seat) => seat.name)
     .join(", ");
   return h(
     "li",
@@ -273,8 +529,9 @@ function openGameItem(game) {
       "p",
       {},
       h("strong", {}, titles[game.game_type] || game.game_type),
-      ` · ${game.players} players · ${free.length} free seat${free.length === 1 ? "" : "s"}`,
-      people ? ` · seated: ${people}` : "",
+      ` · ${plural(game.players, "player")} · ${plural(free.length, "free seat")}`,
+      kept ? ` · ${plural(kept, "seat")} kept for the last game's players` : "",
+      seated ? ` · already seated: ${seated}` : "",
     ),
     dealNotice(game.deal) ? h("p", { class: "note deal-notice" }, dealNotice(game.deal)) : null,
     h(
@@ -300,7 +557,7 @@ async function refreshOpenGames() {
         : h("p", { class: "muted" }, "No game is waiting for players right now. Start one above!"),
     );
   } catch (error) {
-    fill(list, h("p", { class: "muted" }, problemText(error)));
+    fill(list, h("p", { class: "muted" }, problemNodes(error)));
   } finally {
     list.removeAttribute("aria-busy");
   }
@@ -322,8 +579,9 @@ function showYourGames() {
           h(
             "a",
             { href: `/play/${encodeURIComponent(entry.gameId)}` },
-            `${titles[entry.gameType] || entry.gameType || "Game"} ${entry.gameId}, seat ${entry.seat + 1} as ${entry.name}`,
+            `${titles[entry.gameType] || entry.gameType || "A game"}: seat ${entry.seat + 1}, as ${entry.name}`,
           ),
+          h("span", { class: "muted" }, ` (game ${entry.gameId})`),
         ),
       ),
     ),
@@ -340,7 +598,7 @@ async function start() {
     titles = Object.fromEntries(types.map((type) => [type.game_type, type.title || type.game_type]));
     fill(box, types.map(gameTypeForm));
   } catch (error) {
-    fill(box, h("p", {}, problemText(error)));
+    fill(box, h("p", {}, problemNodes(error)));
   } finally {
     box.removeAttribute("aria-busy");
   }

@@ -44,7 +44,7 @@ function describe(event) {
     case "game_started":
       return "Every seat is taken: the game begins.";
     case "timed_out":
-      return `Time is up for ${seatName(event.seat)}: the server played their default move${event.away ? ` (${seatName(event.seat)} is now away)` : ""}.`;
+      return `Time ran out for ${seatName(event.seat)}: the server moved for them.${event.away ? ` ${seatName(event.seat)} is now away.` : ""}`;
     case "seat_back":
       return `${seatName(event.seat)} is back.`;
     case "game_over": {
@@ -53,11 +53,17 @@ function describe(event) {
     }
     default:
       try {
-        return state.game.describe(revealed(event), ctx) || event.type;
+        return state.game.describe(revealed(event), ctx) || words(event.type);
       } catch {
-        return event.type;
+        return words(event.type);
       }
   }
+}
+
+/** A name from the API ("end_turn") as words ("End turn"). */
+function words(name) {
+  const text = String(name ?? "").replaceAll("_", " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function stepTitle(step) {
@@ -67,7 +73,7 @@ function stepTitle(step) {
     case "join":
       return `${step.name} took seat ${step.seat + 1}`;
     case "action":
-      return `${who}: ${step.action?.type}`;
+      return `${who}: ${state.game.actionTitle ? state.game.actionTitle(step.action) : words(step.action?.type).toLowerCase()}`;
     case "timeout":
       return "A deadline passed";
     case "back":

@@ -4,7 +4,7 @@
 // what happened in words.
 
 import { CardroomClient, Problem, newKey } from "./client.js";
-import { dealNotice, fill, h, listing } from "./dom.js";
+import { dealNotice, fill, h, listing, plural, ruleRef } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { forgetSeat, loadSeat, savedName, saveName, saveSeat } from "./seats.js";
 
@@ -37,6 +37,8 @@ const state = {
   noSockets: false, // a socket never opened here: follow over HTTP
   countdownTimer: null,
   secretOptions: null, // names of the options shown as "stacked" until the game ends
+  gameTypes: null, // GET /v1/game-types, once read: the rules' address, the secret options
+  shownStatus: null, // the status the page last showed: the end of the game is brought into view
 };
 
 const $ = (id) => document.getElementById(id);
@@ -78,8 +80,11 @@ function describeEvent(event) {
       return `${event.seat === ctx.me ? "You" : event.name || seatName(event.seat)} sat down in seat ${event.seat + 1}.`;
     case "game_started":
       return "Every seat is taken: the game begins.";
-    case "timed_out":
-      return `Time is up for ${ctx.name(event.seat)}: the server plays their default move${event.away ? ` (${ctx.name(event.seat)} ${event.seat === ctx.me ? "are" : "is"} now away)` : ""}.`;
+    case "timed_out": {
+      const you = event.seat === ctx.me;
+      const away = event.away ? ` ${ctx.Name(event.seat)} ${you ? "are" : "is"} now away.` : "";
+      return `Time ran out for ${ctx.name(event.seat)}: the server moved for ${you ? "you" : "them"}.${away}`;
+    }
     case "seat_back":
       return `${ctx.Name(event.seat)} ${event.seat === ctx.me ? "are" : "is"} back.`;
     case "game_over": {
@@ -123,18 +128,62 @@ function accept(view) {
   return true;
 }
 
+/** The game types (read once): where each game's rules are, which options are secret. */
+async function loadGameTypes() {
+  if (state.gameTypes) return state.gameTypes;
+  try {
+    state.gameTypes = await api.gameTypes();
+  } catch {
+    // the rules link and the reveal wait for the next try
+  }
+  return state.gameTypes || [];
+}
+
+function gameTypeInfo(gameType) {
+  return (state.gameTypes || []).find((entry) => entry.game_type === gameType) || null;
+}
+
 /** The summary once the game is over (seed and secret options shown), and which options
  * were secret (from the game type). */
 async function loadReveal() {
   if (state.summary?.status === "finished" && state.secretOptions) return;
   try {
-    const [summary, types] = await Promise.all([api.game(gameId), api.gameTypes()]);
+    const [summary] = await Promise.all([api.game(gameId), loadGameTypes()]);
     state.summary = summary;
-    const type = types.find((entry) => entry.game_type === summary.game_type);
+    const type = gameTypeInfo(summary.game_type);
     state.secretOptions = (type?.options || []).filter((option) => option.secret).map((option) => option.name);
   } catch {
     // the reveal is shown once the summary can be read
   }
+}
+
+/** The game's rules page (the game type's rules_url), or null. */
+function rulesUrl(gameType) {
+  const url = gameTypeInfo(gameType)?.rules_url || "";
+  return /^(\/|https?:\/\/)/.test(url) ? url : null;
+}
+
+/** "How to play": the game's rules page; and each small rule reference ("(rule MT-7)")
+ * links to its ruling there (the rules pages give each ruling an id: #mt-7). */
+function renderRulesLink(gameType) {
+  const url = rulesUrl(gameType);
+  const row = $("rules");
+  if (!url) {
+    row.hidden = true;
+    return;
+  }
+  for (const ref of document.querySelectorAll(".rule-ref[data-rules]:not([data-linked])")) {
+    const rules = ref.dataset.rules.split(" ");
+    const links = rules.map((rule) => h("a", { href: `${url}#${rule.toLowerCase()}`, target: "_blank", rel: "noopener" }, rule));
+    const joined = links.flatMap((link, index) => [index === 0 ? "" : index === links.length - 1 ? " and " : ", ", link]);
+    fill(ref, `(rule${rules.length === 1 ? "" : "s"} `, joined, ")");
+    ref.dataset.linked = "true";
+  }
+  const anchor = $("rules-link");
+  anchor.href = url;
+  const name = state.game.title || gameTypeInfo(gameType)?.title || "this game";
+  anchor.textContent = `How to play ${name}`;
+  row.hidden = false;
 }
 
 async function refreshView() {
@@ -181,18 +230,24 @@ async function followOnSocket(controller) {
   try {
     for await (const { view, events } of socket.updates()) {
       if (controller.signal.aborted) break;
+      // Our own move's answer comes here too. While a move is sent, submit() renders once its
+      // answer is in; after that, a view and events already shown are not rendered again.
+      const shown = { etag: state.view?.etag, events: state.seen.size };
       addEvents(events);
       if (events.some((event) => event.type === "seat_taken") && state.view?.status === "waiting") {
         state.summary = await api.game(gameId);
       }
       accept(view);
+      const changed = state.view?.etag !== shown.etag || state.seen.size !== shown.events;
       if (state.view?.status === "finished") {
-        await loadReveal();
-        render();
         socket.close();
+        if (changed && !state.busy) {
+          await loadReveal();
+          render();
+        }
         return;
       }
-      render();
+      if (changed && !state.busy) render();
     }
   } catch (error) {
     // The server refused the socket's hello (the game expired, the token is not this game's).
@@ -369,6 +424,7 @@ function renderJoin() {
   );
   section.hidden = false;
   $("table-heading").textContent = `${title}: an invitation`;
+  renderRulesLink(state.summary.game_type);
   $("main").removeAttribute("aria-busy");
   document.body.dataset.ready = "join";
 }
@@ -497,18 +553,59 @@ function usableCards(view) {
   return ids;
 }
 
+function cardName(card) {
+  return state.game.cardName ? state.game.cardName(card) : card.name || card.code;
+}
+
+/** Why the cards no legal action uses cannot be used now, grouped by reason: [{text, rule,
+ * cards}], in the order of the hand. The game's module has the words (whyUnusable). */
+function unusableReasons(view, hand, usable) {
+  if (!state.game.whyUnusable) return [];
+  const byText = new Map();
+  for (const card of hand) {
+    if (usable.has(card.id)) continue;
+    const reason = state.game.whyUnusable(view, card, ctx);
+    if (!reason) continue;
+    if (!byText.has(reason.text)) byText.set(reason.text, { ...reason, cards: [] });
+    byText.get(reason.text).cards.push(card);
+  }
+  return [...byText.values()];
+}
+
+function renderReasons(reasons, hand) {
+  if (!reasons.length) return null;
+  return h(
+    "div",
+    { class: "why-unusable" },
+    h("h3", { class: "sub" }, reasons.length === 1 && reasons[0].cards.length === hand.length ? "Why you cannot use your cards now" : "Why some cards cannot be used now"),
+    h(
+      "ul",
+      {},
+      reasons.map((reason, index) => {
+        const names = [...new Set(reason.cards.map(cardName))];
+        const who = reason.cards.length === hand.length && hand.length > 1 ? "All your cards" : listing(names);
+        return h("li", { id: `why-${index}` }, h("strong", {}, `${who}: `), reason.text, reason.rule ? [" ", ruleRef(reason.rule)] : null);
+      }),
+    ),
+  );
+}
+
 function renderHand(view) {
   const section = $("hand");
   if (!view.you) {
     section.hidden = true;
     return;
   }
-  const usable = view.legal_actions.length && !state.busy ? usableCards(view) : new Set();
+  const myMove = view.legal_actions.length && !state.busy;
+  const usable = myMove ? usableCards(view) : new Set();
   const hand = state.game.sortHand(view.you.hand);
   const picked = [...state.selection].filter((id) => hand.some((card) => card.id === id));
+  const reasons = myMove ? unusableReasons(view, hand, usable) : [];
+  const reasonOf = new Map();
+  reasons.forEach((reason, index) => reason.cards.forEach((card) => reasonOf.set(card.id, `why-${index}`)));
   fill(
     section,
-    h("h2", { id: "hand-heading" }, `Your hand (${hand.length} card${hand.length === 1 ? "" : "s"})`),
+    h("h2", { id: "hand-heading" }, `Your hand (${plural(hand.length, "card")})`),
     state.game.youDetails(view, ctx),
     hand.length
       ? h(
@@ -516,6 +613,10 @@ function renderHand(view) {
           { class: "hand card-row", "aria-label": "Your cards" },
           hand.map((card) => {
             const face = state.game.renderCard(card);
+            if (reasonOf.has(card.id)) {
+              face.setAttribute("aria-describedby", reasonOf.get(card.id));
+              face.classList.add("unusable");
+            }
             if (!usable.has(card.id)) return h("li", {}, face);
             const pressed = state.selection.has(card.id);
             const button = h(
@@ -538,12 +639,13 @@ function renderHand(view) {
           }),
         )
       : h("p", { class: "muted" }, "No cards in your hand."),
+    renderReasons(reasons, hand),
     usable.size ? h("p", { class: "hint" }, "Pick cards to narrow the choices of your move to the ones that use them.") : null,
     picked.length
       ? h(
           "button",
           { type: "button", dataset: { focusKey: "clear-picks" }, onclick: () => { state.selection.clear(); render(); } },
-          `Clear the ${picked.length} picked card${picked.length === 1 ? "" : "s"}`,
+          picked.length === 1 ? "Clear the picked card" : `Clear the ${picked.length} picked cards`,
         )
       : null,
   );
@@ -562,7 +664,9 @@ function renderActions(view) {
     const awaited = view.awaiting ?? view.to_act;
     body = h("p", { class: "muted" }, awaited.length ? `Nothing to do now: waiting for ${listing(awaited.map((seat) => ctx.name(seat)))}.` : "Nothing to do now.");
   } else if (!groups.length) {
-    body = h("p", {}, "No move uses all the cards you picked. Clear the picks to see every move.");
+    const byId = new Map(view.you.hand.map((card) => [card.id, card]));
+    const names = [...state.selection].filter((id) => byId.has(id)).map((id) => cardName(byId.get(id)));
+    body = h("p", {}, `No move uses ${listing(names)}${names.length > 1 ? " together" : ""}. Clear the picks to see every move.`);
   } else {
     body = groups.map((group) =>
       h(
@@ -581,7 +685,7 @@ function renderActions(view) {
                 type: "button",
                 class: ["choice", group.compact && "compact"],
                 disabled: state.busy,
-                "aria-label": group.key === "declare" ? `Declare ${item.label} plays` : null,
+                "aria-label": item.ariaLabel || null,
                 dataset: { action: key, focusKey: `action:${key}` },
                 onclick: () => submit(item.action),
               },
@@ -611,7 +715,7 @@ function renderResult(view) {
   playAgainButton.addEventListener("click", () => playAgain(playAgainButton));
   fill(
     section,
-    h("h2", { id: "result-heading" }, `Game over: ${winnersText(result.winners || [])}!`),
+    h("h2", { id: "result-heading", tabindex: "-1", dataset: { focusKey: "result" } }, `Game over: ${winnersText(result.winners || [])}!`),
     h("p", {}, `Why: ${state.game.resultReason(result)}.`),
     h(
       "table",
@@ -634,13 +738,14 @@ function renderResult(view) {
           h("p", {}, "Seed: ", h("code", { id: "revealed-seed" }, String(summary.seed)), ". The same seed and the same moves replay this game."),
           secrets.map((name) => {
             const value = summary.options?.[name];
+            const label = state.game.optionName ? state.game.optionName(name) : name;
             if (value === null || value === undefined) {
-              return h("p", { dataset: { secret: name } }, `Secret option ${name}: not set (the cards were shuffled from the seed).`);
+              return h("p", { dataset: { secret: name } }, `${label}: not set, so the cards were shuffled from the seed.`);
             }
             return h(
               "details",
               { dataset: { secret: name } },
-              h("summary", {}, `Secret option ${name}, shown as “stacked” during the game`),
+              h("summary", {}, `${label}, secret during the game: the order of the cards (advanced)`),
               h("pre", { class: "raw" }, JSON.stringify(value)),
             );
           }),
@@ -685,7 +790,7 @@ function renderProblem() {
       {},
       h("strong", {}, problem.title ? `${problem.title}: ` : "Problem: "),
       h("span", { class: "problem-detail" }, problem.detail),
-      problem.rule ? [" ", h("span", { class: "problem-rule" }, `(rule ${problem.rule})`)] : null,
+      problem.rule ? [" ", h("small", { class: "problem-rule rule-ref", dataset: { rules: problem.rule } }, `(rule ${problem.rule})`)] : null,
     ),
   );
 }
@@ -705,10 +810,11 @@ function renderCountdown(view) {
   const tick = () => {
     const left = view.deadline - api.serverNow();
     if (left > 0 && byClock) {
-      const who = clocked.seat === ctx.me ? "Your time" : `${seatName(clocked.seat)}'s time`;
-      box.textContent = `${who}: ${Math.ceil(left)} s left, then the server plays the default move.`;
+      const you = clocked.seat === ctx.me;
+      const who = you ? "Your time" : `${seatName(clocked.seat)}'s time`;
+      box.textContent = `${who}: ${Math.ceil(left)} s left, then the server moves for ${you ? "you" : "them"}.`;
     } else if (left > 0) {
-      box.textContent = `The No Way window closes in ${Math.ceil(left)} s: who has not answered then lets it happen.`;
+      box.textContent = `The No Way window closes in ${Math.ceil(left)} s: not answering by then counts as no No Way.`;
     } else {
       box.textContent = byClock ? "Time is up…" : "The No Way window is closing…";
       if (!nudged && left < -2) {
@@ -747,6 +853,7 @@ function render() {
   renderSeats(view);
   renderLog();
   renderCountdown(view);
+  renderRulesLink(view.game_type);
   const main = $("main");
   main.removeAttribute("aria-busy");
   main.dataset.version = String(view.version);
@@ -757,7 +864,14 @@ function render() {
   const awaited = (view.awaiting ?? view.to_act).includes(ctx.me);
   main.dataset.myMove = view.legal_actions.length && awaited && !state.busy ? "true" : "false";
   document.body.dataset.ready = "table";
-  if (focused && document.activeElement === document.body) {
+  const justFinished = view.status === "finished" && state.shownStatus !== null && state.shownStatus !== "finished";
+  state.shownStatus = view.status;
+  if (justFinished && !$("result").hidden) {
+    // The last move was made far down the page (on a phone, 1000 px below the result): bring
+    // the result to the top of the window and give it the focus, so it is seen and read.
+    $("result-heading").focus({ preventScroll: true });
+    $("result").scrollIntoView({ block: "start" });
+  } else if (focused && document.activeElement === document.body) {
     const again = document.querySelector(`[data-focus-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
     else if (focused.startsWith("action:") || focused.startsWith("card:")) $("actions-heading")?.focus();
@@ -792,7 +906,7 @@ async function enterTable() {
 
 async function start() {
   try {
-    state.summary = await api.game(gameId);
+    [state.summary] = await Promise.all([api.game(gameId), loadGameTypes()]);
     state.game = gameModule(state.summary.game_type);
     if (!state.seat && !watching && state.summary.status === "waiting" && state.summary.seats.some((seat) => !seat.taken)) {
       renderJoin();

@@ -1,8 +1,9 @@
 // Exact Plays at the web table: cards, seats, the field, the controls and the words for
-// events. Rules: docs/rules/exact-plays.md (EP-1 … EP-17). The controls are exactly the
-// view's legal_actions; nothing here decides what is legal.
+// events. Rules: /rules/exact-plays (EP-1 … EP-19). The controls are exactly the
+// view's legal_actions; nothing here decides what is legal (whyUnusable only puts into words
+// why the view's legal actions leave a card out).
 
-import { h, listing } from "../dom.js";
+import { h, listing, plural, ruleRef } from "../dom.js";
 
 const SUIT_LETTERS = { mushroom: "M", splat: "S", acorn: "A", bolt: "B" };
 
@@ -10,6 +11,17 @@ export const title = "Exact Plays";
 
 function cardText(card) {
   return `${card.number} ${card.suit}`;
+}
+
+const OPTION_NAMES = { decks: "The stacked decks" };
+
+/** An option's name as a player reads it (the secret ones are revealed at the end). */
+export function optionName(name) {
+  return OPTION_NAMES[name] || name.replaceAll("_", " ");
+}
+
+export function cardName(card) {
+  return `${card.number} of ${card.suit}`;
 }
 
 export function renderCard(card, { small = false } = {}) {
@@ -44,7 +56,7 @@ export function sortHand(cards) {
 }
 
 function plays(count) {
-  return `${count} play${count === 1 ? "" : "s"}`;
+  return plural(count, "play");
 }
 
 function tokens(play, wild) {
@@ -56,7 +68,7 @@ export function seatDetails(view, seat, ctx) {
   const info = pub.seats[seat];
   let declaration;
   if (info.declaration !== null && info.declaration !== undefined) declaration = plays(info.declaration);
-  else if (pub.phase === "declare") declaration = info.declared ? "declared (secret)" : "not yet";
+  else if (pub.phase === "declare") declaration = info.declared ? "yes, secret" : "not yet";
   else declaration = "—";
   const rps = pub.rps;
   return [
@@ -66,7 +78,7 @@ export function seatDetails(view, seat, ctx) {
       h("dt", {}, "Total"),
       h("dd", { class: "score" }, String(info.total)),
       h("dt", {}, "Hand"),
-      h("dd", {}, `${info.hand_size} card${info.hand_size === 1 ? "" : "s"}`),
+      h("dd", {}, plural(info.hand_size, "card")),
       h("dt", {}, "Tokens"),
       h("dd", {}, tokens(info.play_tokens, info.wild_tokens)),
       h("dt", {}, "Declared"),
@@ -106,7 +118,7 @@ export function centre(view, ctx) {
           pub.field.map((card) => h("li", {}, renderCard(card))),
           pub.field_wild ? h("li", {}, wildCard(pub.field_wild, { small: false })) : null,
         ),
-        h("p", {}, `A ${pub.field_kind || "play"} by ${ctx.name(pub.field_by)}. Beat it with as many cards and one higher, or one card more with one lower.`),
+        h("p", {}, `A ${pub.field_kind || "play"} by ${ctx.name(pub.field_by)}.${pub.phase === "play" ? ` ${beatWords(pub)}` : ""}`),
       )
     : h("p", { class: "muted" }, pub.phase === "play" ? "The field is empty: any play goes." : "The field is empty.");
   const facts = h(
@@ -117,10 +129,10 @@ export function centre(view, ctx) {
     h("dt", {}, "Token pile"),
     h("dd", {}, String(pub.token_pile)),
     pub.draw_pile !== null && pub.draw_pile !== undefined
-      ? [h("dt", {}, "Draw pile"), h("dd", {}, `${pub.draw_pile} cards`)]
+      ? [h("dt", {}, "Draw pile"), h("dd", {}, plural(pub.draw_pile, "card"))]
       : null,
     h("dt", {}, "Cleared"),
-    h("dd", {}, `${pub.cleared.length} cards this round`),
+    h("dd", {}, `${plural(pub.cleared.length, "card")} this round`),
     pub.start_player !== null && pub.start_player !== undefined
       ? [h("dt", {}, "Start player"), h("dd", {}, ctx.Name(pub.start_player))]
       : null,
@@ -171,6 +183,7 @@ export function centre(view, ctx) {
           h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), pub.totals.map((value) => h("td", {}, String(value)))),
         ),
       ),
+      h("p", { class: "hint penalty-help" }, PENALTY_HELP, " ", ruleRef("EP-14", "EP-15")),
     );
   }
   return parts;
@@ -197,7 +210,7 @@ export function youDetails(view) {
 function describeAction(action, byId) {
   switch (action.type) {
     case "declare":
-      return { group: "declare", cards: [], label: `${action.tokens}` };
+      return { group: "declare", cards: [], label: `${action.tokens}`, ariaLabel: `Declare ${plays(action.tokens)}` };
     case "rps":
       return { group: "rps", cards: [], label: action.shape[0].toUpperCase() + action.shape.slice(1) };
     case "pass": {
@@ -219,8 +232,22 @@ function describeAction(action, byId) {
   }
 }
 
+// What a newcomer needs at the declaration (EP-3, EP-7, EP-14): what a play is, and what
+// a wrong guess costs.
+const DECLARE_HELP = [
+  "How many plays will you need to empty your hand? A play is one of your turns in which you put",
+  "down cards: a single card, a set (two or more cards of one number) or a run (two or more",
+  "numbers in a row, all of one suit). You take one Play token per play you declare, and each",
+  "play costs one. Secret until everyone has declared; you may change it until then.",
+].join(" ");
+const PENALTY_HELP = [
+  "A round's penalty, in minus points: the distinct numbers left in your hand (four 9s count 9",
+  "once), plus 10 if you still hold a Play token, plus 10 if you hold a Wild token. The total",
+  "closest to 0 wins.",
+].join(" ");
+
 const GROUPS = [
-  ["declare", "Declare", "How many plays will you need to empty your hand? Secret until everyone has declared."],
+  ["declare", "Declare", () => [DECLARE_HELP, " ", ruleRef("EP-3", "EP-7"), h("br"), PENALTY_HELP, " ", ruleRef("EP-14")]],
   ["rps", "Rock, paper or scissors?", "Your throw stays secret until every tied player has chosen."],
   ["turn", "Your turn", null],
   ["play", "Play", "Pick cards in your hand to narrow the list. Each play costs a Play token."],
@@ -233,20 +260,69 @@ export function actionGroups(view) {
   for (const action of view.legal_actions) {
     const described = describeAction(action, byId);
     if (described && grouped.has(described.group)) {
-      grouped.get(described.group).push({ action, label: described.label, cards: described.cards });
+      grouped.get(described.group).push({ action, label: described.label, ariaLabel: described.ariaLabel, cards: described.cards });
     } else {
-      other.push({ action, label: JSON.stringify(action), cards: [] });
+      other.push({ action, label: actionWords(action), cards: [] });
     }
   }
   const groups = GROUPS.filter(([key]) => grouped.get(key).length).map(([key, title, hint]) => ({
     key,
     title,
-    hint,
+    hint: typeof hint === "function" ? hint() : hint,
     items: grouped.get(key),
     compact: key === "declare" || key === "rps",
   }));
-  if (other.length) groups.push({ key: "other", title: "Other actions", hint: null, items: other });
+  if (other.length) groups.push({ key: "other", title: "Other moves", hint: null, items: other });
   return groups;
+}
+
+const ACTION_TITLES = {
+  declare: "declares",
+  rps: "throws rock, paper or scissors",
+  play: "plays",
+  pass: "passes",
+  draw: "draws a card",
+};
+
+/** What a move does, in a few words: a replay's step title ("Bea: gives a chore"). */
+export function actionTitle(action) {
+  return ACTION_TITLES[action?.type] || String(action?.type ?? "").replaceAll("_", " ");
+}
+
+/** An action this page has no words for (a newer server), said as plainly as it can. */
+function actionWords(action) {
+  const { type, ...fields } = action;
+  const parts = Object.entries(fields).map(([name, value]) => `${name.replaceAll("_", " ")} ${Array.isArray(value) ? value.join(", ") : value}`);
+  const text = `${String(type).replaceAll("_", " ")}${parts.length ? ` (${parts.join("; ")})` : ""}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The numbers on the field, the Wild token's included (it counts for EP-7's test, EP-8). */
+function fieldNumbers(pub) {
+  const numbers = pub.field.map((card) => card.number);
+  if (pub.field_wild) numbers.push(pub.field_wild.number);
+  return numbers;
+}
+
+/** How to beat the field, with its numbers (EP-7). */
+function beatWords(pub) {
+  const numbers = fieldNumbers(pub);
+  const count = numbers.length;
+  const higher = count === 1 ? `one card higher than ${numbers[0]}` : `${count} cards, one of them higher than ${Math.max(...numbers)}`;
+  return `Beat it with ${higher}, or with ${count + 1} cards, one of them lower than ${Math.min(...numbers)}.`;
+}
+
+/** Why no legal action uses `card` now, or null. Asked only while the seat has a move. */
+export function whyUnusable(view) {
+  const pub = view.public;
+  if (!pub || !view.you || pub.phase !== "play") return null;
+  if (!view.you.play_tokens) {
+    return { text: "You have no Play token left: you cannot play cards again this round, only pass.", rule: "EP-7" };
+  }
+  if (pub.field.length) {
+    return { text: `No play you can make with it beats the ${pub.field_kind || "play"} on the field (see how to beat it above).`, rule: "EP-7" };
+  }
+  return null;
 }
 
 function playedWords(event) {
@@ -279,11 +355,11 @@ export function describe(event, ctx) {
     }
     case "declared": {
       const count = secret("tokens");
-      if (event.changed) return `${who} changed ${ctx.me === event.seat ? "your" : "their"} declaration${count === undefined ? "" : ` to ${count}`}.`;
-      return count === undefined ? `${who} declared.` : `${who} declared ${count} play${count === 1 ? "" : "s"}.`;
+      if (event.changed) return `${who} changed ${ctx.me === event.seat ? "your" : "their"} declaration${count === undefined ? "" : ` to ${plays(count)}`}.`;
+      return count === undefined ? `${who} declared.` : `${who} declared ${plays(count)}.`;
     }
     case "declarations_revealed":
-      return `Declarations: ${listing(event.declarations.map((count, seat) => `${ctx.name(seat)} ${count}`))}.`;
+      return `Declarations: ${listing(event.declarations.map((count, seat) => `${ctx.name(seat)} ${plays(count)}`))}.`;
     case "rps_started":
       return `${listing(event.players.map((seat) => ctx.Name(seat)))} tie for start player: rock-paper-scissors!`;
     case "rps_chosen": {
@@ -312,16 +388,32 @@ export function describe(event, ctx) {
         ? `The field came back to ${ctx.name(event.by)}: cleared.`
         : "The field was cleared after the pass.";
     case "round_ended":
-      return `Round ${event.round} is over (${ROUND_END_REASONS[event.reason] || event.reason}): ${listing(event.penalties.map((value, seat) => `${ctx.name(seat)} ${value}`))}.`;
+      return `Round ${event.round} is over (${ROUND_END_REASONS[event.reason] || event.reason}). Penalties: ${listing(event.penalties.map((value, seat) => `${ctx.name(seat)} ${penaltyWords(event, seat)}`))}.`;
     default:
       return null;
   }
 }
 
+/** One seat's penalty for the round, and where it comes from (EP-14): "-24 (4 for the
+ * numbers left in hand, 10 for Play tokens left, 10 for Wild tokens left)". */
+function penaltyWords(event, seat) {
+  const penalty = event.penalties[seat];
+  const playTokens = event.play_tokens?.[seat] ? 10 : 0;
+  const wildTokens = event.wild_tokens?.[seat] ? 10 : 0;
+  const numbers = -penalty - playTokens - wildTokens;
+  if (!penalty || !event.play_tokens || numbers < 0) return String(penalty);
+  const parts = [
+    numbers ? `${numbers} for the numbers left in hand` : null,
+    playTokens ? "10 for Play tokens left" : null,
+    wildTokens ? "10 for Wild tokens left" : null,
+  ];
+  return `${penalty} (${listing(parts.filter(Boolean))})`;
+}
+
 const REASONS = {
-  rounds: "all rounds played: the smallest penalty total wins",
-  minus_50: "someone reached -50: the smallest penalty total wins",
-  turn_limit: "the turn limit was reached: the smallest penalty total wins",
+  rounds: "all rounds played: the total closest to 0 wins",
+  minus_50: "someone reached -50: the total closest to 0 wins",
+  turn_limit: "the turn limit was reached: the total closest to 0 wins",
 };
 
 export function resultReason(result) {

@@ -1,8 +1,10 @@
 // Mr Toast at the web table: cards, seats, the centre, the controls and the words for events.
-// Rules: docs/rules/mr-toast.md (MT-1 … MT-15). Everything here reads the view; the rules
-// themselves stay on the server: the controls are exactly the view's legal_actions.
+// Rules: /rules/mr-toast (MT-1 … MT-17). Everything here reads the view; the rules
+// themselves stay on the server: the controls are exactly the view's legal_actions. The
+// reasons why a card cannot be used now (whyUnusable) only explain what the view already
+// says by leaving the card out of every legal action.
 
-import { h, listing } from "../dom.js";
+import { h, listing, plural } from "../dom.js";
 
 const COLOUR_ORDER = { green: 0, purple: 1, red: 2, blue: 3, "no-way": 4 };
 const COLOUR_WORDS = {
@@ -17,6 +19,7 @@ const BLUE_HELP = {
   FP: "draw 2 cards",
   IT: "discard the chore in front of you",
 };
+const WIN_SCORE = 15;
 
 export const title = "Mr Toast";
 
@@ -29,6 +32,21 @@ function faceWords(card) {
 
 function possessive(seat, ctx) {
   return seat === ctx.me ? "your" : `${ctx.name(seat)}'s`;
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const OPTION_NAMES = { deck: "The stacked deck" };
+
+/** An option's name as a player reads it (the secret ones are revealed at the end). */
+export function optionName(name) {
+  return OPTION_NAMES[name] || name.replaceAll("_", " ");
+}
+
+export function cardName(card) {
+  return card.name || card.code;
 }
 
 export function renderCard(card, { small = false } = {}) {
@@ -88,24 +106,59 @@ export function seatDetails(view, seat, ctx) {
       "dl",
       { class: "facts" },
       h("dt", {}, "Fun"),
-      h("dd", { class: "score" }, `${info.score} point${info.score === 1 ? "" : "s"}`),
+      h("dd", { class: "score" }, plural(info.score, "point")),
       h("dt", {}, "Hand"),
-      h("dd", {}, `${info.hand_size} card${info.hand_size === 1 ? "" : "s"}`),
+      h("dd", {}, plural(info.hand_size, "card")),
       h("dt", {}, "Chore"),
       h("dd", {}, info.red ? renderCard(info.red, { small: true }) : h("span", { class: "muted" }, "none")),
       info.take_a_break
-        ? [h("dt", {}, "Break"), h("dd", {}, renderCard(info.take_a_break, { small: true }), " skips next turn")]
+        ? [h("dt", {}, "Break"), h("dd", {}, renderCard(info.take_a_break, { small: true }), " skips the next turn")]
         : null,
     ),
     h("div", { class: "fun-row" }, h("span", { class: "label" }, "Scored: "), fun),
   ];
 }
 
+// --- the No Way window -------------------------------------------------------------------
+
+/** What the pending blue card does if it happens, in words ("Bea skips their next turn"). */
+function effectWords(pending, ctx) {
+  const me = (seat) => seat === ctx.me;
+  switch (pending.card.code) {
+    case "TB":
+      return `${ctx.Name(pending.target)} ${me(pending.target) ? "skip your" : "skips their"} next turn`;
+    case "FP":
+      return `${ctx.Name(pending.seat)} ${me(pending.seat) ? "draw" : "draws"} 2 cards`;
+    case "IT":
+      return `${ctx.Name(pending.seat)} ${me(pending.seat) ? "throw your" : "throws their"} chore away`;
+    default:
+      return `${pending.card.name} happens`;
+  }
+}
+
+/** The window as it stands: who played what, who said No Way to what, and what happens if
+ * nobody answers any more (an even number of No Ways: the blue card happens, MT-13). */
+function windowWords(pending, ctx) {
+  const blue = `${possessive(pending.seat, ctx)} ${pending.card.name}`;
+  const count = pending.no_ways.length;
+  const happens = count % 2 === 0;
+  const target = pending.target === null || pending.target === undefined ? "" : ` on ${ctx.name(pending.target)}`;
+  let situation;
+  if (!count) {
+    situation = `${ctx.Name(pending.seat)} played ${pending.card.name}${target}: unless someone says No Way, ${effectWords(pending, ctx)}.`;
+  } else {
+    const last = pending.no_ways[count - 1].seat;
+    const against = count === 1 ? blue : `${possessive(pending.no_ways[count - 2].seat, ctx)} No Way`;
+    situation = `${ctx.Name(last)} said No Way to ${against}, so as it stands ${blue} ${happens ? "happens" : "is cancelled"}.`;
+  }
+  return { blue, happens, situation };
+}
+
 export function phaseText(view, ctx) {
   const pub = view.public;
   if (pub.phase === "over") return "The game is over.";
   const whose = possessive(pub.current_seat, ctx);
-  if (pub.phase === "reaction") return `Turn ${pub.turn}, ${whose} turn: a No Way window is open.`;
+  if (pub.phase === "reaction" && pub.pending) return `Turn ${pub.turn}, ${whose} turn. ${windowWords(pub.pending, ctx).situation}`;
   if (pub.phase === "blue") return `Turn ${pub.turn}, ${whose} turn, step 3: a blue card or end the turn.`;
   return `Turn ${pub.turn}, ${whose} turn, step 2: give a chore, score, clear a chore, or go on.`;
 }
@@ -119,44 +172,26 @@ export function centre(view, ctx) {
       "dl",
       { class: "facts piles" },
       h("dt", {}, "Draw pile"),
-      h("dd", {}, `${pub.draw_pile} cards`),
+      h("dd", {}, plural(pub.draw_pile, "card")),
       h("dt", {}, "Discard pile"),
-      h(
-        "dd",
-        {},
-        top ? [renderCard(top, { small: true }), ` (${discard.length} cards)`] : "empty",
-      ),
+      h("dd", {}, top ? [renderCard(top, { small: true }), ` (${plural(discard.length, "card")})`] : "empty"),
       h("dt", {}, "Goal"),
       h(
         "dd",
         {},
-        pub.mode === "exact" ? "exactly 15 Fun points" : "15 Fun points or more",
-        `, turn limit ${pub.turn_limit}`,
+        pub.mode === "exact" ? `exactly ${WIN_SCORE} Fun points` : `${WIN_SCORE} Fun points or more`,
+        `; the game stops after turn ${pub.turn_limit}`,
       ),
     ),
   ];
   const pending = pub.pending;
   if (pending) {
-    const target = pending.target === null || pending.target === undefined ? "" : ` on ${ctx.name(pending.target)}`;
+    const words = windowWords(pending, ctx);
     parts.push(
       h(
         "div",
         { class: "pending", role: "group", "aria-label": "No Way window" },
-        h(
-          "p",
-          {},
-          `${ctx.Name(pending.seat)} played `,
-          renderCard(pending.card, { small: true }),
-          `${target}.`,
-        ),
-        pending.no_ways.length
-          ? h(
-              "p",
-              {},
-              `No Way played by ${listing(pending.no_ways.map((entry) => ctx.name(entry.seat)))}: `,
-              `as it stands it is ${pending.outcome === "cancelled" ? "cancelled" : "going ahead"}.`,
-            )
-          : h("p", {}, "No one has said No Way yet: as it stands it goes ahead."),
+        h("p", {}, renderCard(pending.card, { small: true }), " ", words.situation),
         pending.waiting_for.length
           ? h("p", {}, `Waiting for ${listing(pending.waiting_for.map((seat) => ctx.name(seat)))} to answer.`)
           : null,
@@ -174,7 +209,7 @@ function names(byId, ids) {
   return ids.map((id) => byId.get(id)?.name || id);
 }
 
-function describeAction(action, byId, ctx) {
+function describeAction(action, byId, ctx, pending) {
   const card = (id) => byId.get(id)?.name || id;
   switch (action.type) {
     case "score": {
@@ -184,7 +219,7 @@ function describeAction(action, byId, ctx) {
       return {
         group: "score",
         cards: [action.green, action.purple].filter(Boolean),
-        label: `Score ${card(action.green)}${purple ? ` + ${purple.name}` : ""}: ${points} point${points === 1 ? "" : "s"}`,
+        label: `Score ${card(action.green)}${purple ? ` + ${purple.name}` : ""}: ${plural(points, "point")}`,
       };
     }
     case "give_red":
@@ -208,10 +243,24 @@ function describeAction(action, byId, ctx) {
     }
     case "end_turn":
       return { group: "end", cards: [], label: "End your turn" };
-    case "no_way":
-      return { group: "react", cards: [action.card], label: "Say No Way! (play a No Way card)" };
-    case "allow":
-      return { group: "react", cards: [], label: "Allow it" };
+    case "no_way": {
+      if (!pending) return { group: "react", cards: [action.card], label: "Say No Way! (play a No Way card)" };
+      const { blue, happens } = windowWords(pending, ctx);
+      return {
+        group: "react",
+        cards: [action.card],
+        label: happens ? `Say No Way! (cancels ${blue})` : `Say No Way! (${blue} happens after all)`,
+      };
+    }
+    case "allow": {
+      if (!pending) return { group: "react", cards: [], label: "Let it happen" };
+      const { blue, happens } = windowWords(pending, ctx);
+      return {
+        group: "react",
+        cards: [],
+        label: happens ? `Let it happen: ${effectWords(pending, ctx)}` : `Accept: ${blue} is cancelled`,
+      };
+    }
     default:
       return null;
   }
@@ -219,35 +268,136 @@ function describeAction(action, byId, ctx) {
 
 const GROUPS = [
   ["react", "Answer the blue card", "Cancel it with a No Way card, or let it happen."],
-  ["score", "Score", "A green card, with a purple buddy on it if you like."],
+  ["score", "Score", "A green card, with a purple Buddy on it if you like."],
   ["give_red", "Give a chore", "A red card to a player who has scored and has no chore."],
-  ["clear_red", "Clear your chore", "Greens (and a purple) worth at least the chore."],
+  ["clear_red", "Clear your chore", "Greens (and a Buddy) worth at least the chore."],
   ["play_blue", "Play a blue card", "Then your turn ends (others may say No Way)."],
   ["end", "Or", null],
 ];
 
+/** The No Way group's title and hint: what happened and what the buttons do. */
+function reactionHelp(pending, items, ctx) {
+  const { blue, happens, situation } = windowWords(pending, ctx);
+  const canSayNoWay = items.some((item) => item.action.type === "no_way");
+  const letIt = happens ? "let it happen" : "accept";
+  const next = canSayNoWay
+    ? `Say No Way to ${happens ? "cancel it" : "bring it back"}, or ${letIt}.`
+    : `You have no No Way card to answer it: ${letIt}.`;
+  return {
+    title: pending.no_ways.length ? "Answer the No Way" : `Answer ${blue}`,
+    hint: `${situation} ${next}`,
+  };
+}
+
 /** The view's legal actions, labelled and grouped; `cards` are the hand cards each one uses. */
 export function actionGroups(view, ctx) {
   const byId = cardsById(view);
+  const pending = view.public?.pending;
   const grouped = new Map(GROUPS.map(([key]) => [key, []]));
   const other = [];
   for (const action of view.legal_actions) {
-    const described = describeAction(action, byId, ctx);
+    const described = describeAction(action, byId, ctx, pending);
     if (described && grouped.has(described.group)) {
       grouped.get(described.group).push({ action, label: described.label, cards: described.cards });
     } else {
-      other.push({ action, label: JSON.stringify(action), cards: [] });
+      other.push({ action, label: actionWords(action), cards: [] });
     }
   }
-  const groups = GROUPS.filter(([key]) => grouped.get(key).length).map(([key, title, hint]) => ({
-    key,
-    title,
-    hint,
-    items: grouped.get(key),
-  }));
-  if (other.length) groups.push({ key: "other", title: "Other actions", hint: null, items: other });
+  const groups = GROUPS.filter(([key]) => grouped.get(key).length).map(([key, title, hint]) => {
+    const items = grouped.get(key);
+    if (key === "react" && pending) return { key, items, ...reactionHelp(pending, items, ctx) };
+    return { key, title, hint, items };
+  });
+  if (other.length) groups.push({ key: "other", title: "Other moves", hint: null, items: other });
   return groups;
 }
+
+const ACTION_TITLES = {
+  score: "scores",
+  give_red: "gives a chore",
+  clear_red: "clears a chore",
+  play_blue: "plays a blue card",
+  end_turn: "ends the turn",
+  no_way: "says No Way",
+  allow: "does not say No Way",
+};
+
+/** What a move does, in a few words: a replay's step title ("Bea: gives a chore"). */
+export function actionTitle(action) {
+  return ACTION_TITLES[action?.type] || String(action?.type ?? "").replaceAll("_", " ");
+}
+
+/** An action this page has no words for (a newer server), said as plainly as it can. */
+function actionWords(action) {
+  const { type, ...fields } = action;
+  const parts = Object.entries(fields).map(([name, value]) => `${name.replaceAll("_", " ")} ${Array.isArray(value) ? value.join(", ") : value}`);
+  return capital(`${String(type).replaceAll("_", " ")}${parts.length ? ` (${parts.join("; ")})` : ""}`);
+}
+
+// --- why a card cannot be used now -------------------------------------------------------
+
+function reason(text, rule) {
+  return { text, rule };
+}
+
+/** Why no legal action uses `card` now, or null. Asked only while the seat has a move. */
+export function whyUnusable(view, card, ctx) {
+  const pub = view.public;
+  if (!pub || !view.you) return null;
+  const mine = pub.seats[view.you.seat];
+  const hand = view.you.hand;
+  if (card.colour === "no-way") {
+    return reason("A No Way is never played on your turn: keep it to cancel a blue card another player plays.", "MT-8");
+  }
+  if (pub.phase === "reaction") {
+    return reason("While a No Way window is open, only a No Way card can answer it.", "MT-12");
+  }
+  const colour = card.colour;
+  if (pub.phase === "blue" && colour !== "blue") {
+    return reason("You already made this turn's step-2 play: only a blue card, or the end of your turn, is left.", "MT-8");
+  }
+  if (colour === "green" || colour === "purple") {
+    const chore = mine.red;
+    if (chore) {
+      const greens = hand.filter((c) => c.colour === "green").reduce((sum, c) => sum + (c.value || 0), 0);
+      const buddy = Math.max(0, ...hand.filter((c) => c.colour === "purple").map((c) => c.value || 0));
+      const total = greens + (greens ? buddy : 0);
+      if (total < chore.value) {
+        return reason(
+          `With a chore in front of you (${chore.name}) you cannot score. Clearing it takes greens (and a Buddy) worth ${chore.value} or more; yours add up to ${total}.`,
+          "MT-7",
+        );
+      }
+      return reason(`With a chore in front of you you cannot score, and your ${chore.name} is cleared with fewer cards than this one.`, "MT-7");
+    }
+    if (colour === "purple" && !hand.some((c) => c.colour === "green")) {
+      return reason("A Buddy is scored only on top of a green Recreation card, and you hold no green.", "MT-7");
+    }
+    if (pub.mode === "exact") {
+      return reason(
+        `Scoring it would take you past exactly ${WIN_SCORE} Fun points (you have ${mine.score}); the game is won on ${WIN_SCORE} exactly.`,
+        "MT-10",
+      );
+    }
+    return null;
+  }
+  if (colour === "red") {
+    const others = pub.seats.filter((seat) => seat.seat !== view.you.seat);
+    if (!others.some((seat) => seat.fun.length)) {
+      return reason("A chore goes only to a player who has scored, and nobody else has scored yet.", "MT-7");
+    }
+    return reason("A chore goes only to a player who has scored and has no chore: every such player has one already.", "MT-7");
+  }
+  if (card.code === "TB") {
+    return reason("Every other player already has a Take a Break in front of them.", "MT-9");
+  }
+  if (card.code === "IT" && !mine.red) {
+    return reason("It throws away a chore in front of you, and you have none.", "MT-9");
+  }
+  return null;
+}
+
+// --- events ------------------------------------------------------------------------------
 
 const EFFECTS = {
   take_a_break: (event, ctx) =>
@@ -266,16 +416,16 @@ export function describe(event, ctx) {
     case "drew": {
       const cards = event.cards || event.private?.cards;
       if (cards?.length) return `${who} drew ${listing(cards.map((card) => card.name))}.`;
-      return `${who} drew ${event.count} card${event.count === 1 ? "" : "s"}.`;
+      return `${who} drew ${plural(event.count, "card")}.`;
     }
     case "reshuffled":
-      return `The discard pile was shuffled into a new draw pile of ${event.count} cards.`;
+      return `The discard pile was shuffled into a new draw pile of ${plural(event.count, "card")}.`;
     case "skipped":
       return `${who} took a break: turn skipped.`;
     case "chore_given":
       return `${who} gave ${ctx.name(event.target)} a ${event.card.name} chore.`;
     case "scored":
-      return `${who} scored ${event.green.name}${event.purple ? ` + ${event.purple.name}` : ""} for ${event.points} Fun (now ${event.score}).`;
+      return `${who} scored ${event.green.name}${event.purple ? ` + ${event.purple.name}` : ""} for ${event.points} Fun (now ${plural(event.score, "point")}).`;
     case "chore_cleared":
       return `${who} cleared the ${event.red.name} chore with ${listing([...event.greens, event.purple].filter(Boolean).map((card) => card.name))}.`;
     case "blue_played": {
@@ -283,17 +433,17 @@ export function describe(event, ctx) {
       return `${who} played ${event.card.name}${target}.`;
     }
     case "no_way":
-      return `${who} said No Way!${event.outcome ? ` (it is ${event.outcome === "cancelled" ? "cancelled" : "going ahead"})` : ""}`;
+      return `${who} said No Way!${event.outcome ? ` (so it is ${event.outcome === "cancelled" ? "cancelled" : "going ahead"})` : ""}`;
     case "allowed":
-      return `${who} let it happen${event.auto ? " (no No Way card: answered automatically)" : ""}.`;
+      return `${who} did not say No Way${event.auto ? " (no No Way card: answered automatically)" : ""}.`;
     case "window_closed":
       return event.defaulted?.length
-        ? `Time is up: ${listing(event.defaulted.map((seat) => ctx.name(seat)))} let it happen.`
-        : "Time is up.";
+        ? `Time is up: ${listing(event.defaulted.map((seat) => ctx.name(seat)))} did not answer, which counts as no No Way.`
+        : "Time is up for the No Way window.";
     case "blue_resolved":
       return (EFFECTS[event.effect] || (() => `${event.card.name} happened.`))(event, ctx);
     case "blue_cancelled":
-      return `${possessive(event.seat, ctx).replace(/^./, (c) => c.toUpperCase())} ${event.card.name} was cancelled by No Way.`;
+      return `${capital(possessive(event.seat, ctx))} ${event.card.name} was cancelled by No Way.`;
     case "turn_ended":
       return null;
     default:
@@ -302,8 +452,8 @@ export function describe(event, ctx) {
 }
 
 const REASONS = {
-  exact_15: "scored exactly 15 Fun points",
-  reached_15: "reached 15 Fun points",
+  exact_15: `scored exactly ${WIN_SCORE} Fun points`,
+  reached_15: `reached ${WIN_SCORE} Fun points`,
   turn_limit: "the turn limit was reached: most Fun points wins",
 };
 
