@@ -117,7 +117,7 @@ def test_a_whole_three_player_exact_plays_game_against_two_bots(open_page, live_
     assert seen.get("declare", 0) >= 2 and seen.get("rps") and seen.get("play+wild"), seen
     result = page.inner_text("#result")
     assert "Game over" in result and "Final scores" in result
-    assert page.inner_text("#revealed-seed") == str(SEED_THREE)
+    assert page.text_content("#revealed-seed") == str(SEED_THREE)
     assert "Penalties by round" in page.inner_text("#centre")
     log = page.inner_text("#log-list")
     assert "Declarations:" in log and "rock" in log and "Round 2 begins" in log

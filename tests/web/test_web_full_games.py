@@ -133,3 +133,37 @@ def test_a_whole_game_by_clicking_ends_with_the_result_in_view(
     screenshot(page, f"{game_type}-{size}-finished", full_page=False)
     seconds = time.monotonic() - started
     print(f"\n{game_type} at {size}: {moves} moves by clicking, {seconds:.1f} s")
+
+
+def test_a_four_player_exact_plays_end_does_not_scroll_sideways_on_a_phone(
+    open_page, live_server, screenshot
+):
+    """Four players' "Penalties by round" (long bot names) stays inside its box at 390 px: the
+    table scrolls in its own box, never the page."""
+    page, _ = open_page(390, 844)
+    game_id = create_with_bots(
+        live_server,
+        "exact-plays",
+        4,
+        {1: "greedy", 2: "greedy", 3: "random"},
+        options={"turn_limit": 8},
+        seed=5,
+    )
+    sit_down(page, game_id, "Ann")
+    play_until_over(page, choose, max_moves=30, seconds=30)
+    assert page.locator("#centre table.penalties th[scope=col]").count() == 5
+    widths = page.evaluate(
+        "() => ({page: document.documentElement.scrollWidth, window: window.innerWidth,"
+        " body: document.body.scrollWidth})"
+    )
+    assert widths["page"] <= widths["window"] and widths["body"] <= widths["window"], widths
+    box = page.eval_on_selector(
+        "#centre", "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }"
+    )
+    table = page.eval_on_selector(
+        "#centre .table-scroll",
+        "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }",
+    )
+    assert box[0] <= table[0] and table[1] <= box[1], (box, table)
+    page.locator("#centre table.penalties").scroll_into_view_if_needed()
+    screenshot(page, "exact-plays-4-players-phone-penalties", full_page=False)

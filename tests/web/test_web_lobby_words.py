@@ -11,7 +11,7 @@ import pytest
 import requests
 
 from helpers import create_game
-from web_kit import HTTP_TIMEOUT, MOVE_TIMEOUT_MS, assert_labelled
+from web_kit import HTTP_TIMEOUT, MOVE_TIMEOUT_MS, assert_labelled, create_with_bots
 
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 
@@ -162,3 +162,39 @@ def test_bots_of_one_game_have_distinct_names(client):
         bots=[{"seat": 0, "policy": "random"}, {"seat": 2, "policy": "greedy"}],
     )
     assert [seat["name"] for seat in mixed["seats"]] == ["Random bot", None, "Greedy bot"]
+
+
+def test_your_games_say_where_each_game_stands(open_page, live_server):
+    """Review items 16 and 22: "Your games" says whether each game waits for players, is
+    under way or is over; the turn limit's help says who wins in a sentence."""
+    waiting = create_with_bots(live_server, "mr-toast", 3, {2: "greedy"})
+    active = create_with_bots(live_server, "mr-toast", 2, {1: "greedy"})
+    joined = requests.post(
+        f"{live_server}/v1/games/{active}/join", json={"name": "Ann"}, timeout=HTTP_TIMEOUT
+    )
+    assert joined.status_code in (200, 201), joined.text
+    finished = create_with_bots(
+        live_server, "mr-toast", 2, {0: "greedy", 1: "greedy"}, options={"turn_limit": 2}
+    )
+    summary = requests.get(f"{live_server}/v1/games/{finished}", timeout=HTTP_TIMEOUT).json()
+    assert summary["status"] == "finished", summary["status"]
+    page = _open_lobby(open_page, VIEWPORTS["phone"])
+    page.evaluate(
+        """(ids) => ids.forEach((id, index) => localStorage.setItem(`cardroom.seat.${id}`,
+          JSON.stringify({ seat: 0, token: "t", name: "Ann", gameType: "mr-toast",
+            savedAt: index })))""",
+        [waiting, active, finished],
+    )
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]", timeout=MOVE_TIMEOUT_MS)
+    said = {
+        game_id: page.inner_text(f"#your-list li[data-game-id='{game_id}']")
+        for game_id in (waiting, active, finished)
+    }
+    assert said[waiting].endswith("· waiting for players"), said
+    assert said[active].endswith("· under way"), said
+    assert said[finished].endswith("· finished"), said
+    assert all(game_id not in text for game_id, text in said.items()), "a game id is shown"
+    page.locator("form[data-game-type=mr-toast] details.options > summary").click()
+    help_text = page.inner_text("form[data-game-type=mr-toast]")
+    assert "whoever has the most Fun points wins" in help_text

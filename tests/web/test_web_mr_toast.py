@@ -225,8 +225,8 @@ def test_a_whole_mr_toast_game_against_a_bot(open_page, live_server, screenshot)
     assert summary["status"] == "finished"
     # The lobby offers the turn clock's options, unset unless chosen (no clock, no away bot).
     assert summary["options"]["turn_seconds"] is None and summary["options"]["away_bot"] is None
-    assert page.inner_text("#revealed-seed") == str(SEED) == str(summary["seed"])
-    assert "not set" in page.inner_text("[data-secret=deck]")
+    assert page.text_content("#revealed-seed") == str(SEED) == str(summary["seed"])
+    assert "not set" in page.text_content("[data-secret=deck]")
     winners = summary["result"]["winners"]
     names = {0: "you", 1: "greedy bot"}  # the server names a lone bot "Greedy bot"
     assert all(names[w] in result.lower() for w in winners)

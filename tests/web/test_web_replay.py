@@ -84,3 +84,106 @@ def test_the_replay_of_an_unfinished_game_shows_nothing(open_page, live_server):
     assert page.inner_text("#replay-heading") == "No replay to show"
     assert "finished" in page.inner_text("#problem")
     assert page.locator("[data-card-id]").count() == 0
+
+
+def bot_game(live_server: str, body: dict) -> str:
+    game = requests.post(f"{live_server}/v1/games", json=body, timeout=HTTP_TIMEOUT).json()
+    ends = time.monotonic() + 30
+    while time.monotonic() < ends:
+        summary = requests.get(f"{live_server}/v1/games/{game['id']}", timeout=HTTP_TIMEOUT)
+        if summary.json()["status"] == "finished":
+            return game["id"]
+        time.sleep(0.05)
+    raise AssertionError("the bot game did not finish in 30 s")
+
+
+CARD_INSIDE = """() => [...document.querySelectorAll('#main .card')]
+  .flatMap(card => [...card.querySelectorAll('.card-name')].map(name => {
+    const c = card.getBoundingClientRect(), n = name.getBoundingClientRect();
+    return n.left >= c.left - 0.5 && n.right <= c.right + 0.5 ? null : name.textContent;
+  })).filter(Boolean)"""
+
+
+def test_an_exact_plays_replay_shows_the_round_field_tokens_and_declarations(
+    open_page, live_server, screenshot
+):
+    body = {
+        "game_type": "exact-plays",
+        "players": 4,
+        "seed": 7,
+        "options": {"turn_limit": 60},
+        "bots": [{"seat": seat, "policy": "greedy"} for seat in range(4)],
+    }
+    game_id = bot_game(live_server, body)
+    replay = requests.get(f"{live_server}/v1/games/{game_id}/replay", timeout=HTTP_TIMEOUT).json()
+    page, _ = open_page(390, 844)
+    page.goto(f"/replay/{game_id}")
+    page.wait_for_selector("body[data-ready=replay]")
+    assert page.inner_text("#replay-round") == "Round 1"
+    assert "The field is empty" in page.inner_text("#replay-table")
+    assert page.inner_text("#deal-words").startswith("The cards are dealt:")
+    assert not page.is_visible(".key-hint"), "no key hint on a phone"
+    assert not page.evaluate(CARD_INSIDE), "card labels spill out of cards"
+
+    # The first play: its cards on the field, the player's tokens as the event says.
+    first = next(
+        index
+        for index, step in enumerate(replay["steps"], start=1)
+        if any(event["type"] == "played" for event in step["events"])
+    )
+    played = next(e for e in replay["steps"][first - 1]["events"] if e["type"] == "played")
+    page.fill("#replay-slider", str(first))
+    page.dispatch_event("#replay-slider", "input")
+    assert position(page) == first
+    field = page.eval_on_selector_all(
+        "#replay-table .field [data-card-id]", "els => els.map(e => e.dataset.cardId)"
+    )
+    assert field == [card["id"] for card in played["cards"]]
+    name = replay["seats"][played["seat"]]["name"]
+    row = page.locator("#replay-seat-rows tr", has_text=name).inner_text()
+    assert f"{played['play_tokens']} Play, {played['wild_tokens']} Wild" in row, row
+    declared = next(
+        e for s in replay["steps"] for e in s["events"] if e["type"] == "declarations_revealed"
+    )["declarations"][played["seat"]]
+    assert f"{declared} play" in row, row
+    assert "into the game" not in page.inner_text("#main")
+    assert not page.evaluate(CARD_INSIDE)
+    screenshot(page, "replay-exact-plays-phone-play")
+
+    page.keyboard.press("End")
+    rounds = max(e["round"] for s in replay["steps"] for e in s["events"] if "round" in e)
+    assert page.inner_text("#replay-round") == f"Round {rounds}"
+
+
+def test_a_mr_toast_replay_says_why_the_first_player_holds_one_more_card(
+    open_page, live_server, screenshot
+):
+    body = {
+        "game_type": "mr-toast",
+        "players": 2,
+        "seed": 7,
+        "options": {"turn_limit": 30},
+        "bots": [{"seat": 0, "policy": "greedy"}, {"seat": 1, "policy": "greedy"}],
+    }
+    game_id = bot_game(live_server, body)
+    replay = requests.get(f"{live_server}/v1/games/{game_id}/replay", timeout=HTTP_TIMEOUT).json()
+    sizes = [len(hand) for hand in replay["deal"]["hands"]]
+    first = sizes.index(max(sizes))
+    page, _ = open_page(1280, 800)
+    page.goto(f"/replay/{game_id}")
+    page.wait_for_selector("body[data-ready=replay]")
+    words = page.inner_text("#deal-words")
+    assert f"{replay['seats'][first]['name']} plays first and holds one more" in words, words
+    assert page.is_visible(".key-hint"), "the key hint shows where there is a keyboard"
+    assert page.locator("#replay-table").is_hidden()
+    ended = next(
+        index
+        for index, step in enumerate(replay["steps"], start=1)
+        if any(event["type"] == "turn_ended" for event in step["events"])
+    )
+    page.fill("#replay-slider", str(ended))
+    page.dispatch_event("#replay-slider", "input")
+    lines = page.eval_on_selector_all("#step-events li", "els => els.map(e => e.textContent)")
+    assert "Turn ended" not in lines and any(line.startswith("End of ") for line in lines), lines
+    assert "into the game" not in page.inner_text("#main")
+    screenshot(page, "replay-mr-toast-turn-ended")

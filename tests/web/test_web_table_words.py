@@ -18,6 +18,7 @@ from web_kit import (
     in_viewport,
     offered,
     play_until_over,
+    seat_of,
     sit_down,
     status,
     wait_for_move,
@@ -150,7 +151,26 @@ def test_mr_toast_table_speaks_plainly_and_says_why_cards_wait(open_page, live_s
     text = read_words(page, "finished")
     assert "Game over" in text
     assert in_viewport(page, "#result-heading")["inside"]
-    assert "The stacked deck" in page.inner_text("[data-secret=deck]")
+    assert "The stacked deck" in page.text_content("[data-secret=deck]")
+    # Review item 12: the seed and the stacked deck are for developers, folded away.
+    assert "Seed" not in text and "Details for developers" in text, text
+    assert page.locator("#result details.reveal:not([open])").count() == 1
+    # Item 21: on a phone the log is not a small box of its own that cuts off a line.
+    log_box = page.eval_on_selector("#log-list", "e => e.scrollHeight - e.clientHeight")
+    assert log_box <= 1, f"the log scrolls inside its box ({log_box}px hidden)"
+    # Item 20: a spectator is told when the players play again.
+    token = seat_of(page, game_id)["token"]
+    rematch = requests.post(
+        f"{live_server}/v1/games/{game_id}/rematch",
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=HTTP_TIMEOUT,
+    )
+    assert rematch.status_code == 200, rematch.text
+    page.goto(f"/watch/{game_id}")
+    wait_for_table(page)
+    link = page.locator("#watch-rematch")
+    assert link.inner_text() == "They play again: watch the new game"
+    assert link.get_attribute("href") == f"/watch/{rematch.json()['id']}"
 
 
 # --- Exact Plays: three players, a short game (EP-16 turn limit) --------------------------
@@ -200,7 +220,7 @@ def test_exact_plays_table_explains_plays_and_penalties(open_page, live_server, 
     log = page.inner_text("#log-list")
     breakdown = r"Penalties: .*-\d+ \((\d+ for the numbers left in hand|10 for Play)"
     assert re.search(breakdown, log), log
-    assert "Declarations: you 1 play" in log, log
+    assert "Declarations: you: 1 play;" in log, log
     summary = requests.get(f"{live_server}/v1/games/{game_id}", timeout=HTTP_TIMEOUT).json()
     assert summary["status"] == "finished"
     screenshot(page, "exact-plays-words-finished")
@@ -260,3 +280,237 @@ def test_counts_of_one_read_in_the_singular(open_page, live_server):
     assert not PLURAL_AFTER_ONE.search(text), text
     for said in ("1 card this round", "Draw pile1 card", "1 point", "You declared 1 play."):
         assert said in text, (said, text)
+
+
+# --- Exact Plays: the reasons and log lines a newcomer reads, from the module itself -------
+
+EXACT_PLAYS_WORDS = """async () => {
+  const ep = await import("/web/games/exact-plays.js");
+  const name = (seat) => (seat === 0 ? "you" : `Bot ${seat}`);
+  const ctx = { me: 0, view: null, name, Name: (seat) => (seat === 0 ? "You" : name(seat)) };
+  const card = (number, suit) => ({ id: `${number}${suit[0]}`, code: "", number, suit });
+  const seat = (index) => ({
+    seat: index, hand_size: 3, play_tokens: 1, wild_tokens: 1, declared: true, declaration: 2,
+    total: 0,
+  });
+  const view = (field) => ({
+    public: {
+      round: 1, rounds: 3, phase: "play", turn: 0, field, field_wild: null,
+      field_kind: field.length === 1 ? "single" : "set", field_by: 1, cleared: [],
+      seats: [seat(0), seat(1)], token_pile: 1, draw_pile: null, rps: null, penalties: [],
+      totals: [0, 0], start_player: 1,
+    },
+    you: { seat: 0, hand: [card(5, "bolt")], play_tokens: 1, wild_tokens: 1 },
+    legal_actions: [{ type: "pass" }, { type: "pass", switch: "to_wild" }],
+  });
+  const text = (parts) => {
+    const box = document.createElement("div");
+    box.append(...[parts].flat(9));
+    return box.textContent;
+  };
+  const nine = view([card(9, "bolt")]);
+  const out = { type: "round_ended", round: 1, reason: "out_of_cards", penalties: [0, -5, -9],
+    totals: [0, -5, -9], hand_sizes: [0, 2, 3], play_tokens: [0, 0, 0], wild_tokens: [0, 0, 0] };
+  const auto = { type: "played", seat: 1, cards: [card(3, "splat")], wild: null, kind: "single",
+    auto: true };
+  return {
+    nine: text(ep.centre(nine, ctx)),
+    two: text(ep.centre(view([card(2, "bolt")]), ctx)),
+    why: ep.whyUnusable(nine, card(5, "bolt"), ctx).text,
+    cardName: ep.cardName(card(5, "bolt")),
+    label: ep.renderCard(card(5, "bolt")).getAttribute("aria-label"),
+    turnHelp: text(ep.actionGroups(nine).find((group) => group.key === "turn").hint),
+    declared: ep.describe({ type: "declarations_revealed", declarations: [1, 6, 6] }, ctx),
+    autoPlay: ep.describe(auto, ctx),
+    autoPass: ep.describe({ type: "passed", seat: 2, switch: null, auto: true }, ctx),
+    returned: ep.describe({ type: "field_cleared", by: 2, reason: "returned", cards: [] }, ctx),
+    starts: ep.describe({ type: "start_player", seat: 2, reason: "field_cleared" }, ctx),
+    roundOut: ep.describe(out, ctx),
+    minus50: ep.resultReason(
+      { reason: "minus_50", winners: [1], scores: [-52, -10, -30], rounds: [[], []] }, ctx),
+    rounds: ep.resultReason(
+      { reason: "rounds", winners: [0], scores: [-3, -10, -30], rounds: [[], [], []] }, ctx),
+  };
+}"""
+
+
+def test_exact_plays_reasons_name_players_and_leave_out_impossible_advice(open_page):
+    page, _ = open_page()
+    page.goto("/")
+    said = page.evaluate(EXACT_PLAYS_WORDS)
+    # Review item 8: no card is higher than 9 nor lower than 2; only a Wild token is.
+    assert "one card higher than 9 (only with a Wild token as 10)" in said["nine"], said["nine"]
+    assert "2 cards, one of them lower than 9." in said["nine"], said["nine"]
+    assert "2 cards, one of them lower than 2 (only with a Wild token as 1)" in said["two"]
+    # Item 4: the reason reads after one card's name or several ("5 bolt: …", "All your cards: …").
+    assert said["why"].startswith("Not part of any play that beats the single"), said["why"]
+    assert "with it" not in said["why"], said["why"]
+    # Item 14: one name form, as the buttons and the log say.
+    assert said["cardName"] == "5 bolt" and said["label"] == "5 bolt"
+    # Item 19: what a Wild token is for, next to the pass that makes one.
+    assert "A Wild token is a joker" in said["turnHelp"], said["turnHelp"]
+    # Item 11: each player's declaration on its own.
+    assert said["declared"] == "Declarations: you: 1 play; Bot 1: 6 plays; Bot 2: 6 plays."
+    # Item 13: why a move was automatic.
+    assert "automatically: with one card left and an empty field" in said["autoPlay"]
+    assert "automatically: with no tokens left, passing was the only move" in said["autoPass"]
+    # Item 9: who, and why.
+    assert said["returned"] == (
+        "Nobody beat Bot 2's play: the field is cleared and Bot 2 starts again."
+    )
+    assert said["starts"] is None, "the line before already says who starts"
+    assert "the field was cleared while you were out of cards" in said["roundOut"]
+    assert said["minus50"] == (
+        "you reached -52 (-50 or lower ends the game early); Bot 1 is closest to 0"
+    )
+    assert said["rounds"] == "all 3 rounds have been played; you are closest to 0"
+
+
+# --- Mr Toast: the words a newcomer stumbled on (review items 4 to 7, 10, 13) -------------
+
+MR_TOAST_WORDS = """async () => {
+  const mt = await import("/web/games/mr-toast.js");
+  const name = (seat) => (seat === 0 ? "you" : `Bot ${seat}`);
+  const ctx = { me: 0, view: null, name, Name: (seat) => (seat === 0 ? "You" : name(seat)) };
+  const card = (id, code, colour, value, cardName) => ({ id, code, colour, value, name: cardName });
+  const tb = card("b1", "TB", "blue", null, "Take a Break");
+  const noWay = card("n1", "NW", "no-way", null, "No Way");
+  const seat = (index, score = 0) => ({ seat: index, hand_size: 5, score, fun: [], red: null,
+    take_a_break: null });
+  const view = (extra, legal = [], me = 0) => ({
+    public: { mode: "exact", turn_limit: 40, turn: 3, current_seat: 0, phase: "play",
+      seats: [seat(0, 14), seat(1)], draw_pile: 9, discard_pile: [], pending: null, ...extra },
+    you: { seat: me, hand: [] },
+    legal_actions: legal,
+  });
+  const pending = (noWays) => ({ seat: 1, card: tb, target: 0, no_ways: noWays,
+    waiting_for: [0], deadline: null });
+  const reaction = view({ phase: "reaction", current_seat: 1, pending: pending([]) },
+    [{ type: "allow" }, { type: "no_way", card: "n1" }]);
+  const labels = mt.actionGroups(reaction, ctx)
+    .flatMap((group) => group.items.map((item) => item.label));
+  const green = card("g5", "G5", "green", 5, "Recreation 5");
+  const blue = view({ phase: "blue" }, [{ type: "end_turn" }]);
+  const blueToPlay = view({ phase: "blue" }, [{ type: "play_blue", card: "b1", target: 1 }]);
+  const blues = mt.actionGroups(blue, ctx);
+  mt.describe({ type: "blue_played", seat: 1, card: tb, target: 0 }, ctx);
+  return {
+    myTurn: mt.phaseText(view({}, [{ type: "end_turn" }]), ctx),
+    theirTurn: mt.phaseText(view({ current_seat: 1 }), ctx),
+    blueStep: mt.phaseText(blueToPlay, ctx),
+    window: mt.phaseText(reaction, ctx),
+    answer: mt.yourMove(reaction),
+    labels,
+    blueGroups: blues.map((group) => [group.title, group.aloneTitle || null]),
+    past: mt.whyUnusable(view({}, [{ type: "end_turn" }]), green, ctx),
+    afterScore: mt.whyUnusable(blue, green, ctx).text,
+    answering: mt.whyUnusable(reaction, green, ctx).text,
+    noWays: mt.whyUnusable(view({}, [{ type: "end_turn" }]), noWay, ctx),
+    together: mt.whyNotTogether(view({ mode: "irresponsible" }), [green, { ...green, id: "g4" }]),
+    noWayAgain: mt.describe(
+      { type: "no_way", seat: 1, card: noWay, chain: 2, outcome: "happens" }, ctx),
+    noWayFirst: mt.describe(
+      { type: "no_way", seat: 0, card: noWay, chain: 1, outcome: "cancelled" }, ctx),
+    penny: mt.describe({ type: "blue_resolved", seat: 1, card: tb, effect: "find_a_penny" }, ctx),
+    starts: mt.whoStarts(view({ turn: 4, current_seat: 1 })),
+    awaited: [0, 1].map((seat) => mt.awaitedWord(view({}), seat, ctx))
+      .concat([mt.awaitedWord(reaction, 0, ctx)]),
+    turnLimit: mt.resultReason({ reason: "turn_limit" }),
+  };
+}"""
+
+
+def test_mr_toast_words_a_newcomer_reads(open_page):
+    page, _ = open_page()
+    page.goto("/")
+    said = page.evaluate(MR_TOAST_WORDS)
+    # Item 5: no "step 2", no "go on", no "It's your move" said twice.
+    assert said["myTurn"] == "Turn 3, your turn: score, give or clear a chore, or end your turn."
+    assert said["theirTurn"] == "Turn 3, Bot 1's turn."
+    assert said["blueStep"] == "Turn 3, your turn: play a blue card or end your turn."
+    assert said["answer"] == "Answer now: say No Way or let it happen."
+    # Item 6: "you" is not capitalised mid-sentence.
+    assert "unless someone says No Way, you skip your next turn." in said["window"]
+    assert "Let it happen: you skip your next turn" in said["labels"], said["labels"]
+    assert not re.search(r", You\b|: You\b", said["window"] + "\n".join(said["labels"]))
+    # Item 3: "Or" only below another group; alone, the end of the turn has its own title.
+    assert said["blueGroups"] == [["Or", "Nothing else to do"]], said["blueGroups"]
+    assert said["together"].startswith("you can score only one green"), said["together"]
+    # Item 4: plain reasons, said of one card and of several.
+    assert said["past"]["text"].startswith("Scoring it would take you past 15 Fun points")
+    assert said["past"]["many"].startswith("Scoring any of these would take you past 15")
+    assert "you must reach exactly 15" in said["past"]["text"]
+    assert said["afterScore"] == (
+        "You have already scored or dealt with a chore this turn: "
+        "now play a blue card or end your turn."
+    )
+    assert said["answering"].startswith("Bot 1 played a blue card: for now you can only answer")
+    assert "keep them" in said["noWays"]["many"] and "keep it" in said["noWays"]["text"]
+    # Item 7: which No Way, and what goes ahead.
+    assert said["noWayAgain"] == (
+        "Bot 1 said No Way to the No Way, so the Take a Break goes ahead again."
+    )
+    assert said["noWayFirst"] == (
+        "You said No Way to the Take a Break, so as it stands the Take a Break is cancelled."
+    )
+    # Item 13: the draw that follows Find a Penny has its own line; who took turn 1.
+    assert said["penny"] == "Bot 1 found a penny."
+    assert said["starts"] == 0
+    # Item 10: no "awaited" badge.
+    assert said["awaited"] == ["your turn", "their turn", "to answer"]
+    # Item 16.
+    assert said["turnLimit"].endswith("whoever has the most Fun points wins")
+
+
+# Seat 1 (you) holds three greens and two No Ways; the greedy bot's cards do not matter.
+PICKS_DECK = ["G2", "G3", "G4", "NW", "NW"] + ["G5", "G5", "G3", "R3", "TB"] + ["G2"] * 6
+PICKS = {
+    "mode": "irresponsible",
+    "first_seat": 0,
+    "turn_limit": 4,
+    "composition": [
+        {"code": code, "count": count}
+        for code, count in {"G2": 7, "G3": 2, "G4": 1, "G5": 2, "NW": 2, "R3": 1, "TB": 1}.items()
+    ],
+    "deck": PICKS_DECK,
+}
+
+
+def test_mr_toast_table_says_why_picked_cards_have_no_move(open_page, live_server, screenshot):
+    page, _ = open_page(390, 844)
+    game_id = create_with_bots(live_server, "mr-toast", 2, {1: "greedy"}, options=PICKS)
+    sit_down(page, game_id, "Ann")
+    assert wait_for_move(page) == "active"
+    # Item 18: the header speaks to a player.
+    header = page.inner_text("header.top")
+    assert "API docs" not in header and game_id not in header and "For developers" in header
+    # Item 5 and 10 on the table itself.
+    said = page.inner_text("#status")
+    assert said.startswith("Turn 1, your turn: score, give or clear a chore"), said
+    assert "step 2" not in said and "It's your move" not in said, said
+    assert page.locator("#seats .badge", has_text="awaited").count() == 0
+    assert page.locator("#seats .badge", has_text="your turn").count() == 1
+    # Item 13: the log says who starts.
+    assert "the game begins. You start." in page.inner_text("#log-list")
+    # Item 4: two No Ways share one reason, said of both.
+    hand = page.inner_text("#hand")
+    assert "No Way (2 cards): No Way cards are never played on your turn: keep them" in hand
+    # Item 3: two greens picked: why no move uses them, and no lone "Or".
+    page.click("#hand button[aria-label^='Recreation 2']")
+    page.click("#hand button[aria-label^='Recreation 3']")
+    message = page.inner_text("#no-move-uses")
+    assert message.startswith("No move uses all the cards you picked (Recreation "), message
+    assert "you can score only one green" in message and "Clear the picked cards" in message
+    read_words(page, "picks no move uses")
+    screenshot(page, "mr-toast-words-picks-phone")
+    page.click("#hand button[data-focus-key=clear-picks]")
+    score = next(a for a in offered(page) if a["type"] == "score" and not a.get("purple"))
+    click_action(page, score)
+    assert wait_for_move(page) == "active"
+    # After the score, only the end of the turn: a title of its own, not "Or".
+    titles = page.locator("#actions h3").all_inner_texts()
+    assert titles == ["Nothing else to do"], titles
+    said = page.inner_text("#status")
+    assert said == "Turn 1, your turn: no blue card to play, so end your turn.", said
+    read_words(page, "after the score")
+    screenshot(page, "mr-toast-words-after-score-phone")

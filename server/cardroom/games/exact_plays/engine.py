@@ -159,8 +159,9 @@ class ExactPlays(Game):
     description = (
         "Declare how many plays you need to empty your hand, then go out using exactly "
         "that many Play tokens. A climbing game for 2-4 players with 32 cards (2-9 in four "
-        "suits): play singles, sets or same-suit runs, the same count with a higher card "
-        "or one more card with a lower one. Fewest penalty points wins."
+        "suits): play singles, sets or same-suit runs, and beat the last play with the same "
+        "number of cards including a higher one, or one card more including a lower one. "
+        "Fewest penalty points wins."
     )
     min_players = 2
     max_players = 4

@@ -84,7 +84,7 @@ const OPTION_WORDS = {
       rule: "MT-11",
       help:
         "A house rule so that no game goes on for ever: after this many turns (skipped turns " +
-        "count too) the game ends, and the most Fun points win.",
+        "count too) the game ends, and whoever has the most Fun points wins.",
       unit: "turns",
     },
     first_seat: {
@@ -563,25 +563,38 @@ async function refreshOpenGames() {
   }
 }
 
-function showYourGames() {
+const GAME_STATES = { waiting: "waiting for players", active: "under way", finished: "finished" };
+
+/** Where one of your games stands, from its summary (GET /v1/games/{id}). */
+async function gameState(gameId) {
+  try {
+    const summary = await api.game(gameId);
+    return GAME_STATES[summary.status] || "";
+  } catch (error) {
+    return error instanceof Problem && error.status === 404 ? "no longer kept (it expired)" : "";
+  }
+}
+
+async function showYourGames() {
   const seats = savedSeats().slice(0, 8);
   const section = document.getElementById("your-games");
   section.hidden = seats.length === 0;
+  const states = await Promise.all(seats.map((entry) => gameState(entry.gameId)));
   fill(
     document.getElementById("your-list"),
     h(
       "ul",
       { class: "plain" },
-      seats.map((entry) =>
+      seats.map((entry, index) =>
         h(
           "li",
-          {},
+          { dataset: { gameId: entry.gameId } },
           h(
             "a",
             { href: `/play/${encodeURIComponent(entry.gameId)}` },
             `${titles[entry.gameType] || entry.gameType || "A game"}: seat ${entry.seat + 1}, as ${entry.name}`,
           ),
-          h("span", { class: "muted" }, ` (game ${entry.gameId})`),
+          states[index] ? h("span", { class: ["game-state", "muted"] }, ` · ${states[index]}`) : null,
         ),
       ),
     ),
@@ -602,8 +615,7 @@ async function start() {
   } finally {
     box.removeAttribute("aria-busy");
   }
-  showYourGames();
-  await refreshOpenGames();
+  await Promise.all([showYourGames(), refreshOpenGames()]);
   setInterval(() => {
     if (document.visibilityState === "visible") refreshOpenGames();
   }, REFRESH_MS);

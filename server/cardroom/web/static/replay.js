@@ -1,9 +1,11 @@
 // The replay: /replay/{game}. A finished game from GET /v1/games/{id}/replay, step by step,
 // every hand face up. Each step lists only the hands and scores it changed; the table at step
-// n is the deal with the steps up to n applied (as the SDK's Replay does).
+// n is the deal with the steps up to n applied (as the SDK's Replay does). A game module may
+// also follow its public table through the events (replayStart, replayEvent, replayTable:
+// Exact Plays shows the round, the field, the tokens and the declarations).
 
 import { CardroomClient, Problem } from "./client.js";
-import { fill, h, listing } from "./dom.js";
+import { fill, h, listing, plural } from "./dom.js";
 import { gameModule } from "./games/index.js";
 
 const api = new CardroomClient();
@@ -51,14 +53,23 @@ function describe(event) {
       const winners = event.result?.winners ?? event.winners ?? [];
       return `Game over: ${winners.length ? listing(winners.map(seatName)) : "nobody"} won.`;
     }
-    default:
+    default: {
+      let text = null;
       try {
-        return state.game.describe(revealed(event), ctx) || words(event.type);
+        text = state.game.describe(revealed(event), ctx);
       } catch {
-        return words(event.type);
+        text = null;
       }
+      if (text) return text;
+      if (event.type === "turn_ended" && event.seat !== undefined) return `End of ${seatName(event.seat)}'s turn.`;
+      if (SAID_ELSEWHERE.has(event.type)) return null;
+      return event.seat === undefined ? `${words(event.type)}.` : `${words(event.type)} (${seatName(event.seat)}).`;
+    }
   }
 }
+
+// Events a game's words leave out because the line before already says it.
+const SAID_ELSEWHERE = new Set(["start_player"]);
 
 /** A name from the API ("end_turn") as words ("End turn"). */
 function words(name) {
@@ -83,19 +94,37 @@ function stepTitle(step) {
   }
 }
 
-// The tables at every step, built once: hands as card ids and the scores.
+// The tables at every step, built once: hands as card ids, the scores, and what the game's
+// module follows of the public table (null if it follows nothing).
 function tables(replay) {
   let hands = replay.deal.hands.map((hand) => [...hand]);
   let scores = [...replay.deal.scores];
-  const built = [{ hands, scores }];
+  const follows = state.game.replayStart && state.game.replayEvent;
+  let shown = follows ? state.game.replayStart(replay) : null;
+  if (follows) for (const event of replay.opening_events) shown = state.game.replayEvent(shown, revealed(event));
+  const built = [{ hands, scores, shown }];
   for (const step of replay.steps) {
     if (step.hands) {
       hands = hands.map((hand, seat) => step.hands[String(seat)] ?? hand);
     }
     if (step.scores) scores = step.scores;
-    built.push({ hands, scores });
+    if (follows) for (const event of step.events) shown = state.game.replayEvent(shown, revealed(event));
+    built.push({ hands, scores, shown });
   }
   return built;
+}
+
+/** Step 0 in words: how many cards each seat holds, and why one holds more (Mr Toast: the
+ * first player's turn has begun, and its draw is made, MT-5). */
+function dealWords(replay) {
+  const sizes = replay.deal.hands.map((hand) => hand.length);
+  const counts = listing(sizes.map((size, seat) => `${seatName(seat)} ${plural(size, "card")}`));
+  const fewest = Math.min(...sizes);
+  const more = sizes.map((size, seat) => (size > fewest ? seat : null)).filter((seat) => seat !== null);
+  if (replay.game_type === "mr-toast" && more.length === 1 && sizes[more[0]] === fewest + 1) {
+    return `Everyone is dealt ${plural(fewest, "card")}. ${seatName(more[0])} plays first and holds one more: the first card of a turn is drawn as the turn begins.`;
+  }
+  return `The cards are dealt: ${counts}.`;
 }
 
 function go(position) {
@@ -118,13 +147,22 @@ function render() {
   $("replay-position").textContent = `Step ${position} of ${last}: ${stepTitle(step)}`;
 
   const events = step ? step.events : replay.opening_events;
+  const lines = events.map((event) => [event, describe(event)]).filter(([, text]) => text);
   fill(
     $("replay-step"),
     h("h2", { id: "step-heading" }, stepTitle(step)),
-    step ? h("p", { class: "note" }, `${(step.at / 1000).toFixed(1)} s into the game`) : null,
-    h("ol", { id: "step-events" }, events.map((event) => h("li", { dataset: { seq: String(event.seq) } }, describe(event)))),
+    step ? null : h("p", { id: "deal-words" }, dealWords(replay)),
+    h("ol", { id: "step-events" }, lines.map(([event, text]) => h("li", { dataset: { seq: String(event.seq) } }, text))),
   );
   $("replay-step").hidden = false;
+
+  const gameTable = $("replay-table");
+  if (table.shown && state.game.replayTable) {
+    fill(gameTable, h("h2", { id: "table-heading" }, "The table"), state.game.replayTable(table.shown, ctx));
+    gameTable.hidden = false;
+  } else {
+    gameTable.hidden = true;
+  }
 
   fill(
     $("replay-hands"),

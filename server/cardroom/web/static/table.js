@@ -39,6 +39,8 @@ const state = {
   secretOptions: null, // names of the options shown as "stacked" until the game ends
   gameTypes: null, // GET /v1/game-types, once read: the rules' address, the secret options
   shownStatus: null, // the status the page last showed: the end of the game is brought into view
+  rematchTimer: null, // a spectator of a finished game looks for its rematch
+  revealOpen: false, // the end's "Details for developers" fold, kept open across renders
 };
 
 const $ = (id) => document.getElementById(id);
@@ -78,8 +80,12 @@ function describeEvent(event) {
       return `The table is set for ${event.players} players.`;
     case "seat_taken":
       return `${event.seat === ctx.me ? "You" : event.name || seatName(event.seat)} sat down in seat ${event.seat + 1}.`;
-    case "game_started":
-      return "Every seat is taken: the game begins.";
+    case "game_started": {
+      // A game whose first turn starts without an event (Mr Toast) says who starts.
+      const first = state.view && state.game.whoStarts ? state.game.whoStarts(state.view) : null;
+      const starts = first === null ? "" : ` ${ctx.Name(first)} ${first === ctx.me ? "start" : "starts"}.`;
+      return `Every seat is taken: the game begins.${starts}`;
+    }
     case "timed_out": {
       const you = event.seat === ctx.me;
       const away = event.away ? ` ${ctx.Name(event.seat)} ${you ? "are" : "is"} now away.` : "";
@@ -479,13 +485,23 @@ function statusText(view) {
   const awaited = view.awaiting ?? view.to_act;
   let waiting;
   if (ctx.me !== null && view.legal_actions.length) {
-    waiting = awaited.includes(ctx.me) ? "It's your move." : "You may still change your choice.";
+    // The game's module may say what to do now (or that phaseText said it: "").
+    const yourMove = state.game.yourMove ? state.game.yourMove(view, ctx) : "It's your move.";
+    waiting = awaited.includes(ctx.me) ? yourMove : "You may still change your choice.";
     const others = awaited.filter((seat) => seat !== ctx.me);
     if (others.length) waiting += ` Also waiting for ${listing(others.map((seat) => ctx.name(seat)))}.`;
   } else {
     waiting = awaited.length ? `Waiting for ${listing(awaited.map((seat) => ctx.name(seat)))}.` : "";
   }
-  return `${phase} ${waiting}`.trim();
+  return `${phase} ${waiting}`.replace(/\s+/g, " ").trim();
+}
+
+/** The badge of a seat the game awaits: "your turn", "their turn", or while several seats
+ * choose at once "choosing" (the game's module may have its own word: "to answer"). */
+function awaitedWord(view, seat) {
+  if (state.game.awaitedWord) return state.game.awaitedWord(view, seat, ctx);
+  if (view.to_act.length > 1) return "choosing";
+  return seat === ctx.me ? "your turn" : "their turn";
 }
 
 function renderSeats(view) {
@@ -504,8 +520,8 @@ function renderSeats(view) {
         if (seat.bot) badges.push(h("span", { class: "badge bot" }, `bot: ${seat.bot}`));
         if (!seat.taken) badges.push(h("span", { class: "badge free" }, seat.reserved ? "kept for its player" : "free seat"));
         if (seat.away) badges.push(h("span", { class: "badge away" }, "away"));
-        if (awaited.has(seat.seat)) badges.push(h("span", { class: "badge awaited" }, "awaited"));
-        else if (toAct.has(seat.seat)) badges.push(h("span", { class: "badge to-act" }, "may still act"));
+        if (awaited.has(seat.seat)) badges.push(h("span", { class: "badge awaited" }, awaitedWord(view, seat.seat)));
+        else if (toAct.has(seat.seat)) badges.push(h("span", { class: "badge to-act" }, "has chosen (may change it)"));
         const winner = view.result?.winners?.includes(seat.seat);
         if (winner) badges.push(h("span", { class: "badge winner" }, "winner"));
         const label = `Seat ${seat.seat + 1}: ${seat.name || "free"}${seat.seat === ctx.me ? " (you)" : ""}`;
@@ -547,6 +563,17 @@ function visibleGroups(view) {
     .filter((group) => group.items.length);
 }
 
+/** When cards are picked and no move uses them all (the moves that use cards all went), what
+ * to say: which cards, why if the game's module knows (`whyNotTogether`), and how to undo. */
+function unmatchedPicks(view, groups) {
+  const byId = new Map((view.you?.hand || []).map((card) => [card.id, card]));
+  const picked = [...state.selection].filter((id) => byId.has(id)).map((id) => byId.get(id));
+  if (!picked.length || groups.some((group) => group.items.some((item) => item.cards.length))) return null;
+  const why = state.game.whyNotTogether ? state.game.whyNotTogether(view, picked) : null;
+  const cards = picked.length === 1 ? cardName(picked[0]) : `all the cards you picked (${listing(picked.map(cardName))})`;
+  return `No move uses ${cards}${why ? `: ${why}` : ""}. Clear the picked ${picked.length === 1 ? "card" : "cards"} to see every move.`;
+}
+
 function usableCards(view) {
   const ids = new Set();
   for (const group of state.game.actionGroups(view, ctx)) for (const item of group.items) for (const id of item.cards) ids.add(id);
@@ -583,8 +610,15 @@ function renderReasons(reasons, hand) {
       {},
       reasons.map((reason, index) => {
         const names = [...new Set(reason.cards.map(cardName))];
-        const who = reason.cards.length === hand.length && hand.length > 1 ? "All your cards" : listing(names);
-        return h("li", { id: `why-${index}` }, h("strong", {}, `${who}: `), reason.text, reason.rule ? [" ", ruleRef(reason.rule)] : null);
+        const several = reason.cards.length > 1;
+        let who = reason.cards.length === hand.length && several ? "All your cards" : listing(names);
+        if (names.length === 1 && several) who = `${names[0]} (${plural(reason.cards.length, "card")})`;
+        // Said of several cards: the module's words for several (`many`), or, before words
+        // that speak of one card ("it"), "Each of …".
+        let text = reason.text;
+        if (several && reason.many) text = reason.many;
+        else if (several && /\bit\b/i.test(text)) who = who === "All your cards" ? "Each of your cards" : `Each of ${who}`;
+        return h("li", { id: `why-${index}` }, h("strong", {}, `${who}: `), text, reason.rule ? [" ", ruleRef(reason.rule)] : null);
       }),
     ),
   );
@@ -659,20 +693,20 @@ function renderActions(view) {
     return;
   }
   const groups = view.legal_actions.length ? visibleGroups(view) : [];
+  const unmatched = view.legal_actions.length ? unmatchedPicks(view, groups) : null;
   let body;
   if (!view.legal_actions.length) {
     const awaited = view.awaiting ?? view.to_act;
     body = h("p", { class: "muted" }, awaited.length ? `Nothing to do now: waiting for ${listing(awaited.map((seat) => ctx.name(seat)))}.` : "Nothing to do now.");
-  } else if (!groups.length) {
-    const byId = new Map(view.you.hand.map((card) => [card.id, card]));
-    const names = [...state.selection].filter((id) => byId.has(id)).map((id) => cardName(byId.get(id)));
-    body = h("p", {}, `No move uses ${listing(names)}${names.length > 1 ? " together" : ""}. Clear the picks to see every move.`);
   } else {
-    body = groups.map((group) =>
+    body = [
+      unmatched ? h("p", { id: "no-move-uses", class: "note" }, unmatched) : null,
+      groups.map((group, index) =>
       h(
         "div",
         { class: ["action-group", group.compact && "compact"], role: "group", "aria-labelledby": `group-${group.key}` },
-        h("h3", { id: `group-${group.key}` }, group.title),
+        // "Or" says "or else" only below something: a group shown first has its own title.
+        h("h3", { id: `group-${group.key}` }, index === 0 && !unmatched && group.aloneTitle ? group.aloneTitle : group.title),
         group.hint ? h("p", { class: "hint" }, group.hint) : null,
         h(
           "div",
@@ -694,11 +728,39 @@ function renderActions(view) {
           }),
         ),
       ),
-    );
+      ),
+    ];
   }
   fill(section, h("h2", { id: "actions-heading", tabindex: "-1" }, "Your move"), body);
   section.setAttribute("aria-busy", state.busy ? "true" : "false");
   section.hidden = false;
+}
+
+/** The finished game's rematch, once a seat asked for one (the view's, or the summary's that
+ * a spectator reads again now and then: see watchForRematch). */
+function rematchOf(view) {
+  return view.rematch || state.summary?.rematch || null;
+}
+
+const REMATCH_POLL_MS = 10000;
+const REMATCH_POLL_FOR_MS = 30 * 60 * 1000;
+
+/** A spectator of a finished game is told when its players press "Play again": the page
+ * stopped following the game, so it reads the summary again every few seconds (for half an
+ * hour at most) until a rematch is named. */
+function watchForRematch() {
+  if (state.seat || state.rematchTimer || rematchOf(state.view || {})) return;
+  const until = Date.now() + REMATCH_POLL_FOR_MS;
+  state.rematchTimer = setInterval(async () => {
+    if (document.visibilityState !== "visible") return;
+    try {
+      state.summary = await api.game(gameId);
+    } catch {
+      return; // the next try
+    }
+    if (state.summary.rematch || Date.now() > until) clearInterval(state.rematchTimer);
+    if (state.summary.rematch) render();
+  }, REMATCH_POLL_MS);
 }
 
 function renderResult(view) {
@@ -716,7 +778,7 @@ function renderResult(view) {
   fill(
     section,
     h("h2", { id: "result-heading", tabindex: "-1", dataset: { focusKey: "result" } }, `Game over: ${winnersText(result.winners || [])}!`),
-    h("p", {}, `Why: ${state.game.resultReason(result)}.`),
+    h("p", {}, `Why: ${state.game.resultReason(result, ctx)}.`),
     h(
       "table",
       { class: "scores" },
@@ -732,9 +794,9 @@ function renderResult(view) {
     ),
     summary
       ? h(
-          "div",
-          { class: "reveal" },
-          h("h3", {}, "Revealed now that the game is over"),
+          "details",
+          { class: "reveal advanced", open: state.revealOpen, ontoggle: (event) => (state.revealOpen = event.target.open) },
+          h("summary", { dataset: { focusKey: "reveal" } }, "Details for developers: how the cards were dealt"),
           h("p", {}, "Seed: ", h("code", { id: "revealed-seed" }, String(summary.seed)), ". The same seed and the same moves replay this game."),
           secrets.map((name) => {
             const value = summary.options?.[name];
@@ -755,7 +817,9 @@ function renderResult(view) {
       "p",
       { class: "links" },
       state.seat ? playAgainButton : null,
-      view.rematch ? h("a", { class: "button", href: `/watch/${encodeURIComponent(view.rematch)}` }, "Watch the rematch") : null,
+      rematchOf(view) && !state.seat
+        ? h("a", { class: "button", id: "watch-rematch", href: `/watch/${encodeURIComponent(rematchOf(view))}` }, "They play again: watch the new game")
+        : null,
       h("a", { class: "button", id: "watch-replay", href: `/replay/${encodeURIComponent(gameId)}` }, "Watch the replay"),
       h("a", { class: "button", href: "/" }, "Back to the lobby"),
     ),
@@ -833,7 +897,7 @@ function render() {
   if (!view) return;
   const focused = document.activeElement?.dataset?.focusKey;
   document.title = `${state.game.title || view.game_type} · cardroom`;
-  $("game-title").textContent = `${state.game.title || view.game_type} · game ${gameId}`;
+  $("game-title").textContent = state.game.title || view.game_type;
   const role = watching || !state.seat ? "Watching" : `${state.seat.name}, seat ${state.seat.seat + 1}`;
   $("table-heading").textContent = `${state.game.title || view.game_type}: ${role}`;
   const status = statusText(view);
@@ -854,6 +918,7 @@ function render() {
   renderLog();
   renderCountdown(view);
   renderRulesLink(view.game_type);
+  if (view.status === "finished") watchForRematch();
   const main = $("main");
   main.removeAttribute("aria-busy");
   main.dataset.version = String(view.version);

@@ -21,11 +21,11 @@ export function optionName(name) {
 }
 
 export function cardName(card) {
-  return `${card.number} of ${card.suit}`;
+  return cardText(card);
 }
 
 export function renderCard(card, { small = false } = {}) {
-  const label = `${card.number} of ${card.suit}`;
+  const label = cardText(card);
   return h(
     "span",
     {
@@ -42,7 +42,7 @@ export function renderCard(card, { small = false } = {}) {
 }
 
 function wildCard(wild, { small = true } = {}) {
-  const label = `Wild token as ${wild.number}${wild.suit ? ` of ${wild.suit}` : ""}`;
+  const label = `Wild token as ${wild.number}${wild.suit ? ` ${wild.suit}` : ""}`;
   return h(
     "span",
     { class: ["card", "ep", "ep-wild", small && "small"], role: "img", "aria-label": label, title: label },
@@ -92,6 +92,7 @@ export function seatDetails(view, seat, ctx) {
 }
 
 export function phaseText(view, ctx) {
+  lastCtx = ctx;
   const pub = view.public;
   const round = `Round ${pub.round} of ${pub.rounds}`;
   switch (pub.phase) {
@@ -106,7 +107,24 @@ export function phaseText(view, ctx) {
   }
 }
 
+/** What the status line says after phaseText when the game awaits you. */
+export function yourMove(view) {
+  const pub = view.public;
+  if (pub.phase === "declare") return "Choose how many plays you declare.";
+  if (pub.phase === "rps") return "Choose rock, paper or scissors.";
+  const types = new Set(view.legal_actions.map((action) => action.type));
+  const moves = [
+    types.has("play") ? (pub.field.length ? "beat the field" : "play any cards") : null,
+    types.has("pass") ? "pass" : null,
+    types.has("draw") ? "draw a card" : null,
+  ].filter(Boolean);
+  if (!moves.length) return "It's your move.";
+  const said = moves.length === 1 ? moves[0] : `${moves.slice(0, -1).join(", ")} or ${moves[moves.length - 1]}`;
+  return `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+}
+
 export function centre(view, ctx) {
+  lastCtx = ctx;
   const pub = view.public;
   const field = pub.field.length
     ? h(
@@ -165,22 +183,27 @@ export function centre(view, ctx) {
   }
   if (pub.penalties.length) {
     parts.push(
+      // On a phone four players' columns may be wider than the panel: the table scrolls in its box.
       h(
-        "table",
-        { class: "penalties" },
-        h("caption", {}, "Penalties by round"),
+        "div",
+        { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Penalties by round" },
         h(
-          "thead",
-          {},
-          h("tr", {}, h("th", { scope: "col" }, "Round"), pub.seats.map((seat) => h("th", { scope: "col" }, ctx.Name(seat.seat)))),
-        ),
-        h(
-          "tbody",
-          {},
-          pub.penalties.map((row, index) =>
-            h("tr", {}, h("th", { scope: "row" }, String(index + 1)), row.map((value) => h("td", {}, String(value)))),
+          "table",
+          { class: "penalties" },
+          h("caption", {}, "Penalties by round"),
+          h(
+            "thead",
+            {},
+            h("tr", {}, h("th", { scope: "col" }, "Round"), pub.seats.map((seat) => h("th", { scope: "col" }, ctx.Name(seat.seat)))),
           ),
-          h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), pub.totals.map((value) => h("td", {}, String(value)))),
+          h(
+            "tbody",
+            {},
+            pub.penalties.map((row, index) =>
+              h("tr", {}, h("th", { scope: "row" }, String(index + 1)), row.map((value) => h("td", {}, String(value)))),
+            ),
+            h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), pub.totals.map((value) => h("td", {}, String(value)))),
+          ),
         ),
       ),
       h("p", { class: "hint penalty-help" }, PENALTY_HELP, " ", ruleRef("EP-14", "EP-15")),
@@ -246,10 +269,17 @@ const PENALTY_HELP = [
   "closest to 0 wins.",
 ].join(" ");
 
+// What a Wild token is for (EP-8, EP-10), next to the passes that turn one over.
+const WILD_HELP = [
+  "A Wild token is a joker: add it to one of your plays as any number from 1 to 10 (the play",
+  "still costs a Play token; the Wild token then goes back to the pile). Turning a Play token",
+  "to Wild leaves you one play fewer but gives you that joker; turning it back undoes that.",
+].join(" ");
+
 const GROUPS = [
   ["declare", "Declare", () => [DECLARE_HELP, " ", ruleRef("EP-3", "EP-7"), h("br"), PENALTY_HELP, " ", ruleRef("EP-14")]],
   ["rps", "Rock, paper or scissors?", "Your throw stays secret until every tied player has chosen."],
-  ["turn", "Your turn", null],
+  ["turn", "Your turn", (items) => (items.some((item) => item.action.switch) ? [WILD_HELP, " ", ruleRef("EP-8", "EP-10")] : null)],
   ["play", "Play", "Pick cards in your hand to narrow the list. Each play costs a Play token."],
 ];
 
@@ -268,7 +298,7 @@ export function actionGroups(view) {
   const groups = GROUPS.filter(([key]) => grouped.get(key).length).map(([key, title, hint]) => ({
     key,
     title,
-    hint: typeof hint === "function" ? hint() : hint,
+    hint: typeof hint === "function" ? hint(grouped.get(key)) : hint,
     items: grouped.get(key),
     compact: key === "declare" || key === "rps",
   }));
@@ -304,12 +334,28 @@ function fieldNumbers(pub) {
   return numbers;
 }
 
-/** How to beat the field, with its numbers (EP-7). */
+// Cards go from 2 to 9; a Wild token may stand for 1 to 10 (EP-8).
+const LOWEST_CARD = 2;
+const HIGHEST_CARD = 9;
+
+/** How to beat the field, with its numbers (EP-7), leaving out what no play can do and
+ * saying when only a Wild token can. */
 function beatWords(pub) {
   const numbers = fieldNumbers(pub);
   const count = numbers.length;
-  const higher = count === 1 ? `one card higher than ${numbers[0]}` : `${count} cards, one of them higher than ${Math.max(...numbers)}`;
-  return `Beat it with ${higher}, or with ${count + 1} cards, one of them lower than ${Math.min(...numbers)}.`;
+  const high = Math.max(...numbers);
+  const low = Math.min(...numbers);
+  const ways = [];
+  if (high < 10) {
+    const higher = count === 1 ? `one card higher than ${high}` : `${count} cards, one of them higher than ${high}`;
+    ways.push(high >= HIGHEST_CARD ? `${higher} (only with a Wild token as 10)` : higher);
+  }
+  if (low > 1) {
+    const lower = `${count + 1} cards, one of them lower than ${low}`;
+    ways.push(low <= LOWEST_CARD ? `${lower} (only with a Wild token as 1)` : lower);
+  }
+  if (!ways.length) return "Nothing can beat it: pass.";
+  return `Beat it with ${ways.join(", or with ")}.`;
 }
 
 /** Why no legal action uses `card` now, or null. Asked only while the seat has a move. */
@@ -317,10 +363,10 @@ export function whyUnusable(view) {
   const pub = view.public;
   if (!pub || !view.you || pub.phase !== "play") return null;
   if (!view.you.play_tokens) {
-    return { text: "You have no Play token left: you cannot play cards again this round, only pass.", rule: "EP-7" };
+    return { text: "You have no Play token left, so you cannot play cards again this round: you can only pass.", rule: "EP-7" };
   }
   if (pub.field.length) {
-    return { text: `No play you can make with it beats the ${pub.field_kind || "play"} on the field (see how to beat it above).`, rule: "EP-7" };
+    return { text: `Not part of any play that beats the ${pub.field_kind || "play"} on the field (how to beat it is under "The field").`, rule: "EP-7" };
   }
   return null;
 }
@@ -339,11 +385,30 @@ const START_REASONS = {
   pass: "after a pass",
 };
 
-const ROUND_END_REASONS = {
-  no_play_tokens: "no Play tokens left",
-  out_of_cards: "the field was cleared while someone was out of cards",
-  turn_limit: "the turn limit",
-};
+// Why a move was made by the server (EP-9, docs/rules "Rulings"): it was the seat's only move.
+const AUTO_PLAY = ", automatically: with one card left and an empty field, it was the only move";
+const AUTO_PASS = " automatically: with no tokens left, passing was the only move";
+
+function possessive(seat, ctx) {
+  return seat === ctx.me ? "your" : `${ctx.name(seat)}'s`;
+}
+
+function roundEndWords(event, ctx) {
+  switch (event.reason) {
+    case "no_play_tokens":
+      return "nobody has a Play token left";
+    case "out_of_cards": {
+      const out = (event.hand_sizes || []).map((size, seat) => (size === 0 ? seat : null)).filter((seat) => seat !== null);
+      if (!out.length) return "the field was cleared while someone was out of cards";
+      const was = out.length === 1 && out[0] !== ctx.me ? "was" : "were";
+      return `the field was cleared while ${listing(out.map((seat) => ctx.name(seat)))} ${was} out of cards`;
+    }
+    case "turn_limit":
+      return "the game's turn limit was reached";
+    default:
+      return String(event.reason).replaceAll("_", " ");
+  }
+}
 
 export function describe(event, ctx) {
   const who = event.seat === undefined ? "" : ctx.Name(event.seat);
@@ -359,7 +424,7 @@ export function describe(event, ctx) {
       return count === undefined ? `${who} declared.` : `${who} declared ${plays(count)}.`;
     }
     case "declarations_revealed":
-      return `Declarations: ${listing(event.declarations.map((count, seat) => `${ctx.name(seat)} ${plays(count)}`))}.`;
+      return `Declarations: ${event.declarations.map((count, seat) => `${ctx.name(seat)}: ${plays(count)}`).join("; ")}.`;
     case "rps_started":
       return `${listing(event.players.map((seat) => ctx.Name(seat)))} tie for start player: rock-paper-scissors!`;
     case "rps_chosen": {
@@ -372,12 +437,13 @@ export function describe(event, ctx) {
       return `Throw ${event.throw}: ${listing(shown)}; ${after}`;
     }
     case "start_player":
+      if (event.reason === "field_cleared") return null; // said by the field_cleared just before
       return `${who} ${ctx.me === event.seat ? "start" : "starts"} (${START_REASONS[event.reason] || event.reason}).`;
     case "played":
-      return `${who} played ${playedWords(event)}${event.kind ? ` (${event.kind})` : ""}${event.auto ? ", automatically" : ""}.`;
+      return `${who} played ${playedWords(event)}${event.kind ? ` (${event.kind})` : ""}${event.auto ? AUTO_PLAY : ""}.`;
     case "passed": {
       const switched = { to_wild: " and turned a Play token to Wild", to_play: " and turned a Wild token to Play" }[event.switch] || "";
-      return `${who} passed${switched}${event.auto ? " (automatically)" : ""}.`;
+      return `${who} passed${switched}${event.auto ? AUTO_PASS : ""}.`;
     }
     case "drew": {
       const card = secret("card");
@@ -385,10 +451,10 @@ export function describe(event, ctx) {
     }
     case "field_cleared":
       return event.reason === "returned"
-        ? `The field came back to ${ctx.name(event.by)}: cleared.`
+        ? `Nobody beat ${possessive(event.by, ctx)} play: the field is cleared and ${ctx.name(event.by)} ${event.by === ctx.me ? "start" : "starts"} again.`
         : "The field was cleared after the pass.";
     case "round_ended":
-      return `Round ${event.round} is over (${ROUND_END_REASONS[event.reason] || event.reason}). Penalties: ${listing(event.penalties.map((value, seat) => `${ctx.name(seat)} ${penaltyWords(event, seat)}`))}.`;
+      return `Round ${event.round} is over (${roundEndWords(event, ctx)}). Penalties: ${listing(event.penalties.map((value, seat) => `${ctx.name(seat)} ${penaltyWords(event, seat)}`))}.`;
     default:
       return null;
   }
@@ -410,12 +476,131 @@ function penaltyWords(event, seat) {
   return `${penalty} (${listing(parts.filter(Boolean))})`;
 }
 
-const REASONS = {
-  rounds: "all rounds played: the total closest to 0 wins",
-  minus_50: "someone reached -50: the total closest to 0 wins",
-  turn_limit: "the turn limit was reached: the total closest to 0 wins",
-};
+// table.js calls resultReason(result) without a ctx; the names come from the last ctx seen.
+let lastCtx = null;
 
-export function resultReason(result) {
-  return REASONS[result.reason] || result.reason || "";
+/** Why the game ended and who won, with names: "you reached -52 (-50 or lower ends the game
+ * early); Bea is closest to 0" (EP-15, EP-16). */
+export function resultReason(result, ctx = lastCtx) {
+  const scores = result.scores || [];
+  const name = (seat) => (ctx ? ctx.name(seat) : `Seat ${seat + 1}`);
+  const winners = result.winners || [];
+  const youWin = winners.length === 1 && ctx && winners[0] === ctx.me;
+  const closest = winners.length
+    ? `${listing(winners.map(name))} ${winners.length > 1 || youWin ? "are" : "is"} closest to 0`
+    : "";
+  let why;
+  if (result.reason === "minus_50") {
+    const low = scores.map((score, seat) => (score <= -50 ? seat : null)).filter((seat) => seat !== null);
+    why = `${listing(low.map((seat) => `${name(seat)} reached ${scores[seat]}`))} (-50 or lower ends the game early)`;
+  } else if (result.reason === "rounds") {
+    why = `all ${plural(result.rounds?.length || 0, "round")} have been played`;
+  } else if (result.reason === "turn_limit") {
+    why = "the game's turn limit was reached";
+  } else {
+    why = String(result.reason || "").replaceAll("_", " ");
+  }
+  return closest ? `${why}; ${closest}` : why;
+}
+
+// --- the replay: the public table followed through the events ----------------------------
+
+/** The table before the first event: round 1, nobody has declared, no tokens, an empty field. */
+export function replayStart(replay) {
+  const zeros = () => new Array(replay.players).fill(0);
+  return {
+    round: 1,
+    field: [],
+    fieldWild: null,
+    fieldKind: null,
+    fieldBy: null,
+    playTokens: zeros(),
+    wildTokens: zeros(),
+    declarations: new Array(replay.players).fill(null),
+    revealed: false,
+  };
+}
+
+/** The table after one event (a replay shows every event's secret part). */
+export function replayEvent(table, event) {
+  const next = { ...table };
+  const setTokens = (seat) => {
+    next.playTokens = table.playTokens.map((count, index) => (index === seat ? event.play_tokens : count));
+    next.wildTokens = table.wildTokens.map((count, index) => (index === seat ? event.wild_tokens : count));
+  };
+  switch (event.type) {
+    case "round_started":
+      return { ...replayStart({ players: table.declarations.length }), round: event.round };
+    case "declared":
+      if (event.tokens !== undefined) next.declarations = table.declarations.map((count, seat) => (seat === event.seat ? event.tokens : count));
+      return next;
+    case "declarations_revealed":
+      next.declarations = [...event.declarations];
+      next.playTokens = [...event.declarations];
+      next.revealed = true;
+      return next;
+    case "played":
+      Object.assign(next, { field: event.cards, fieldWild: event.wild, fieldKind: event.kind, fieldBy: event.seat });
+      setTokens(event.seat);
+      return next;
+    case "passed":
+      setTokens(event.seat);
+      return next;
+    case "field_cleared":
+      return { ...next, field: [], fieldWild: null, fieldKind: null, fieldBy: null };
+    case "round_ended":
+      // The tokens still held are part of the round's penalty (EP-14): they show until the next deal.
+      return { ...next, field: [], fieldWild: null, fieldKind: null, fieldBy: null, playTokens: [...event.play_tokens], wildTokens: [...event.wild_tokens] };
+    default:
+      return table;
+  }
+}
+
+/** The followed table in a replay: the round, the field, each seat's declaration and tokens. */
+export function replayTable(table, ctx) {
+  const field = table.field.length
+    ? h(
+        "div",
+        { class: "field" },
+        h(
+          "ul",
+          { class: "card-row", "aria-label": "Cards on the field" },
+          table.field.map((card) => h("li", {}, renderCard(card, { small: true }))),
+          table.fieldWild ? h("li", {}, wildCard(table.fieldWild)) : null,
+        ),
+        h("p", {}, `A ${table.fieldKind || "play"} by ${ctx.name(table.fieldBy)}.`),
+      )
+    : h("p", { class: "muted" }, "The field is empty.");
+  const declared = (seat) => {
+    const count = table.declarations[seat];
+    if (count === null || count === undefined) return "not yet";
+    return table.revealed ? plays(count) : `${plays(count)} (secret)`;
+  };
+  return [
+    h("p", { id: "replay-round" }, `Round ${table.round}`),
+    h("h3", { class: "sub" }, "The field"),
+    field,
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        { class: "scores replay-seats" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Declared"), h("th", { scope: "col" }, "Tokens"))),
+        h(
+          "tbody",
+          { id: "replay-seat-rows" },
+          table.declarations.map((_, seat) =>
+            h(
+              "tr",
+              {},
+              h("th", { scope: "row" }, ctx.Name(seat)),
+              h("td", {}, declared(seat)),
+              h("td", {}, tokens(table.playTokens[seat], table.wildTokens[seat])),
+            ),
+          ),
+        ),
+      ),
+    ),
+  ];
 }

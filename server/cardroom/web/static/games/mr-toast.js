@@ -121,16 +121,17 @@ export function seatDetails(view, seat, ctx) {
 
 // --- the No Way window -------------------------------------------------------------------
 
-/** What the pending blue card does if it happens, in words ("Bea skips their next turn"). */
+/** What the pending blue card does if it happens, in words said mid-sentence ("Bea skips
+ * their next turn", "you skip your next turn"). */
 function effectWords(pending, ctx) {
   const me = (seat) => seat === ctx.me;
   switch (pending.card.code) {
     case "TB":
-      return `${ctx.Name(pending.target)} ${me(pending.target) ? "skip your" : "skips their"} next turn`;
+      return `${ctx.name(pending.target)} ${me(pending.target) ? "skip your" : "skips their"} next turn`;
     case "FP":
-      return `${ctx.Name(pending.seat)} ${me(pending.seat) ? "draw" : "draws"} 2 cards`;
+      return `${ctx.name(pending.seat)} ${me(pending.seat) ? "draw" : "draws"} 2 cards`;
     case "IT":
-      return `${ctx.Name(pending.seat)} ${me(pending.seat) ? "throw your" : "throws their"} chore away`;
+      return `${ctx.name(pending.seat)} ${me(pending.seat) ? "throw your" : "throws their"} chore away`;
     default:
       return `${pending.card.name} happens`;
   }
@@ -159,8 +160,37 @@ export function phaseText(view, ctx) {
   if (pub.phase === "over") return "The game is over.";
   const whose = possessive(pub.current_seat, ctx);
   if (pub.phase === "reaction" && pub.pending) return `Turn ${pub.turn}, ${whose} turn. ${windowWords(pub.pending, ctx).situation}`;
-  if (pub.phase === "blue") return `Turn ${pub.turn}, ${whose} turn, step 3: a blue card or end the turn.`;
-  return `Turn ${pub.turn}, ${whose} turn, step 2: give a chore, score, clear a chore, or go on.`;
+  if (pub.current_seat !== ctx.me || !view.legal_actions?.length) return `Turn ${pub.turn}, ${whose} turn.`;
+  if (pub.phase === "blue") {
+    const blue = view.legal_actions.some((action) => action.type === "play_blue");
+    return `Turn ${pub.turn}, your turn: ${blue ? "play a blue card or end your turn" : "no blue card to play, so end your turn"}.`;
+  }
+  return `Turn ${pub.turn}, your turn: score, give or clear a chore, or end your turn.`;
+}
+
+/** What the status line says when the game awaits you (the table adds it to phaseText):
+ * empty on your turn, which phaseText already spells out. */
+export function yourMove(view) {
+  const pending = view.public?.pending;
+  if (view.public?.phase !== "reaction" || !pending) return "";
+  const canSayNoWay = view.legal_actions.some((action) => action.type === "no_way");
+  const letIt = pending.no_ways.length % 2 === 0 ? "let it happen" : "accept";
+  return canSayNoWay ? `Answer now: say No Way or ${letIt}.` : `Answer now: ${letIt} (you have no No Way card).`;
+}
+
+/** Who started the game: turn 1's seat (each turn, a skipped one too, passes to the next
+ * seat), for the log, since the first turn starts before any event is sent. */
+export function whoStarts(view) {
+  const pub = view.public;
+  if (!pub || !pub.turn || pub.current_seat === null || pub.current_seat === undefined) return null;
+  const players = pub.seats.length;
+  return (((pub.current_seat - (pub.turn - 1)) % players) + players) % players;
+}
+
+/** The word for a seat the game awaits: in a No Way window the seats answer. */
+export function awaitedWord(view, seat, ctx) {
+  if (view.public?.phase === "reaction") return "to answer";
+  return seat === ctx.me ? "your turn" : "their turn";
 }
 
 export function centre(view, ctx) {
@@ -272,7 +302,7 @@ const GROUPS = [
   ["give_red", "Give a chore", "A red card to a player who has scored and has no chore."],
   ["clear_red", "Clear your chore", "Greens (and a Buddy) worth at least the chore."],
   ["play_blue", "Play a blue card", "Then your turn ends (others may say No Way)."],
-  ["end", "Or", null],
+  ["end", "Or", null, "Nothing else to do"],
 ];
 
 /** The No Way group's title and hint: what happened and what the buttons do. */
@@ -303,10 +333,10 @@ export function actionGroups(view, ctx) {
       other.push({ action, label: actionWords(action), cards: [] });
     }
   }
-  const groups = GROUPS.filter(([key]) => grouped.get(key).length).map(([key, title, hint]) => {
+  const groups = GROUPS.filter(([key]) => grouped.get(key).length).map(([key, title, hint, aloneTitle]) => {
     const items = grouped.get(key);
     if (key === "react" && pending) return { key, items, ...reactionHelp(pending, items, ctx) };
-    return { key, title, hint, items };
+    return { key, title, hint, items, aloneTitle };
   });
   if (other.length) groups.push({ key: "other", title: "Other moves", hint: null, items: other });
   return groups;
@@ -336,8 +366,9 @@ function actionWords(action) {
 
 // --- why a card cannot be used now -------------------------------------------------------
 
-function reason(text, rule) {
-  return { text, rule };
+/** A reason, said of one card (`text`) and of several (`many`, when it differs). */
+function reason(text, rule, many = text) {
+  return { text, rule, many };
 }
 
 /** Why no legal action uses `card` now, or null. Asked only while the seat has a move. */
@@ -347,14 +378,22 @@ export function whyUnusable(view, card, ctx) {
   const mine = pub.seats[view.you.seat];
   const hand = view.you.hand;
   if (card.colour === "no-way") {
-    return reason("A No Way is never played on your turn: keep it to cancel a blue card another player plays.", "MT-8");
+    return reason(
+      "A No Way is never played on your turn: keep it to cancel a blue card another player plays.",
+      "MT-8",
+      "No Way cards are never played on your turn: keep them to cancel a blue card another player plays.",
+    );
   }
   if (pub.phase === "reaction") {
-    return reason("While a No Way window is open, only a No Way card can answer it.", "MT-12");
+    if (pub.pending && pub.pending.seat === ctx.me) {
+      return reason(`Your ${pub.pending.card.name} waits for its answers: for now only a No Way card can be played.`, "MT-12");
+    }
+    const played = pub.pending ? `${ctx.Name(pub.pending.seat)} played a blue card` : "Someone played a blue card";
+    return reason(`${played}: for now you can only answer it with a No Way card, or let it happen.`, "MT-12");
   }
   const colour = card.colour;
   if (pub.phase === "blue" && colour !== "blue") {
-    return reason("You already made this turn's step-2 play: only a blue card, or the end of your turn, is left.", "MT-8");
+    return reason("You have already scored or dealt with a chore this turn: now play a blue card or end your turn.", "MT-8");
   }
   if (colour === "green" || colour === "purple") {
     const chore = mine.red;
@@ -368,16 +407,18 @@ export function whyUnusable(view, card, ctx) {
           "MT-7",
         );
       }
-      return reason(`With a chore in front of you you cannot score, and your ${chore.name} is cleared with fewer cards than this one.`, "MT-7");
+      return reason(
+        `You have a chore (${chore.name}), so you cannot score, and you can already clear your chore without this card.`,
+        "MT-7",
+        `You have a chore (${chore.name}), so you cannot score, and you can already clear your chore without these cards.`,
+      );
     }
     if (colour === "purple" && !hand.some((c) => c.colour === "green")) {
       return reason("A Buddy is scored only on top of a green Recreation card, and you hold no green.", "MT-7");
     }
     if (pub.mode === "exact") {
-      return reason(
-        `Scoring it would take you past exactly ${WIN_SCORE} Fun points (you have ${mine.score}); the game is won on ${WIN_SCORE} exactly.`,
-        "MT-10",
-      );
+      const past = `past ${WIN_SCORE} Fun points (you have ${mine.score}); you must reach exactly ${WIN_SCORE}.`;
+      return reason(`Scoring it would take you ${past}`, "MT-10", `Scoring any of these would take you ${past}`);
     }
     return null;
   }
@@ -392,8 +433,26 @@ export function whyUnusable(view, card, ctx) {
     return reason("Every other player already has a Take a Break in front of them.", "MT-9");
   }
   if (card.code === "IT" && !mine.red) {
-    return reason("It throws away a chore in front of you, and you have none.", "MT-9");
+    return reason(
+      "It throws away a chore in front of you, and you have none.",
+      "MT-9",
+      "They throw away a chore in front of you, and you have none.",
+    );
   }
+  return null;
+}
+
+/** Why no legal action uses all the picked cards together (several picked, each usable on
+ * its own), or null when no short reason fits. */
+export function whyNotTogether(view, cards) {
+  const count = (colour) => cards.filter((card) => card.colour === colour).length;
+  const alone = cards.find((card) => card.colour === "red" || card.colour === "blue");
+  if (alone) return `a ${COLOUR_WORDS[alone.colour]} card is played on its own`;
+  if (count("purple") > 1) return "a move uses at most one Buddy";
+  const chore = view.public?.seats?.[view.you?.seat]?.red;
+  if (chore) return `your ${chore.name} chore is cleared with fewer of them`;
+  if (count("green") > 1) return "you can score only one green (several greens go together only to clear a chore)";
+  if (view.public?.mode === "exact") return `scoring them together would take you past ${WIN_SCORE} Fun points`;
   return null;
 }
 
@@ -402,10 +461,25 @@ export function whyUnusable(view, card, ctx) {
 const EFFECTS = {
   take_a_break: (event, ctx) =>
     `${ctx.Name(event.target)} must take a break: ${event.target === ctx.me ? "your" : "their"} next turn is skipped.`,
-  find_a_penny: (event, ctx) => `${ctx.Name(event.seat)} found a penny and drew 2 cards.`,
+  // The draw that follows has its own line ("Bea drew 2 cards.").
+  find_a_penny: (event, ctx) => `${ctx.Name(event.seat)} found a penny.`,
   in_the_trash: (event, ctx) =>
     `${ctx.Name(event.seat)} threw the chore ${event.red ? event.red.name : ""} in the trash.`.replace("  ", " "),
 };
+
+// The blue card of the latest No Way window, for the No Way lines (a no_way event names only
+// its No Way card); events are described in order.
+let lastBlue = null;
+
+/** A No Way said, in words: against what, and what happens as it stands (MT-13). */
+function noWayWords(event, who, ctx) {
+  const blue = lastBlue?.name || ctx.view?.public?.pending?.card?.name || "blue card";
+  const happens = event.outcome === "happens";
+  if (!event.chain || event.chain === 1) {
+    return `${who} said No Way to the ${blue}, so as it stands the ${blue} is cancelled.`;
+  }
+  return `${who} said No Way to the No Way, so the ${blue} ${happens ? "goes ahead again" : "is cancelled again"}.`;
+}
 
 /** One event in words, or null for one not worth a line. */
 export function describe(event, ctx) {
@@ -429,11 +503,12 @@ export function describe(event, ctx) {
     case "chore_cleared":
       return `${who} cleared the ${event.red.name} chore with ${listing([...event.greens, event.purple].filter(Boolean).map((card) => card.name))}.`;
     case "blue_played": {
+      lastBlue = event.card;
       const target = event.target === null || event.target === undefined ? "" : ` on ${ctx.name(event.target)}`;
       return `${who} played ${event.card.name}${target}.`;
     }
     case "no_way":
-      return `${who} said No Way!${event.outcome ? ` (so it is ${event.outcome === "cancelled" ? "cancelled" : "going ahead"})` : ""}`;
+      return noWayWords(event, who, ctx);
     case "allowed":
       return `${who} did not say No Way${event.auto ? " (no No Way card: answered automatically)" : ""}.`;
     case "window_closed":
@@ -454,7 +529,7 @@ export function describe(event, ctx) {
 const REASONS = {
   exact_15: `scored exactly ${WIN_SCORE} Fun points`,
   reached_15: `reached ${WIN_SCORE} Fun points`,
-  turn_limit: "the turn limit was reached: most Fun points wins",
+  turn_limit: "the turn limit was reached: whoever has the most Fun points wins",
 };
 
 export function resultReason(result) {
