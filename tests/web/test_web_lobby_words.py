@@ -198,3 +198,12 @@ def test_your_games_say_where_each_game_stands(open_page, live_server):
     page.locator("form[data-game-type=mr-toast] details.options > summary").click()
     help_text = page.inner_text("form[data-game-type=mr-toast]")
     assert "whoever has the most Fun points wins" in help_text
+
+
+def test_each_game_counts_its_players_in_one_style(open_page, live_server):
+    """Second review, item 19: "2 to 6 players" for one game, "2-4 players" for the other."""
+    page = _open_lobby(open_page, VIEWPORTS["phone"])
+    for form in page.locator("form[data-game-type]").all():
+        description = form.locator(".description").inner_text()
+        assert not re.search(r"\d\s*[-\u2013]\s*\d+ players", description), description
+        assert re.search(r"\b\d to \d+ players\b", description), description

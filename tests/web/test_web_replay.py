@@ -187,3 +187,94 @@ def test_a_mr_toast_replay_says_why_the_first_player_holds_one_more_card(
     assert "Turn ended" not in lines and any(line.startswith("End of ") for line in lines), lines
     assert "into the game" not in page.inner_text("#main")
     screenshot(page, "replay-mr-toast-turn-ended")
+
+
+def played_by_a_person(live_server: str, name: str) -> str:
+    """A 2-player Exact Plays game in which ``name`` takes seat 1 and plays the first legal
+    move each time, against a greedy bot, to its end (a short turn limit; bounded wait)."""
+    body = {
+        "game_type": "exact-plays",
+        "players": 2,
+        "seed": 3,
+        "options": {"turn_limit": 6},
+        "bots": [{"seat": 1, "policy": "greedy"}],
+    }
+    game = requests.post(f"{live_server}/v1/games", json=body, timeout=HTTP_TIMEOUT).json()
+    joined = requests.post(
+        f"{live_server}/v1/games/{game['id']}/join", json={"name": name}, timeout=HTTP_TIMEOUT
+    ).json()
+    headers = {"Authorization": f"Bearer {joined['token']}"}
+    url = f"{live_server}/v1/games/{game['id']}"
+    ends = time.monotonic() + 30
+    while time.monotonic() < ends:
+        view = requests.get(f"{url}/view", headers=headers, timeout=HTTP_TIMEOUT).json()
+        if view["status"] == "finished":
+            return game["id"]
+        if view["legal_actions"]:
+            action = view["legal_actions"][0]
+            requests.post(f"{url}/actions", json=action, headers=headers, timeout=HTTP_TIMEOUT)
+        else:
+            time.sleep(0.05)
+    raise AssertionError("the game did not finish in 30 s")
+
+
+def test_a_replay_header_speaks_to_a_player_and_a_seat_is_taken_once(
+    open_page, live_server, screenshot
+):
+    game_id = played_by_a_person(live_server, "Tess")
+    page, _ = open_page(390, 844)
+    page.goto(f"/replay/{game_id}")
+    page.wait_for_selector("body[data-ready=replay]")
+    # Second review, item 15: no bare game id, the site's own word for the API docs.
+    header = page.inner_text("header.top")
+    assert game_id not in header and "API docs" not in header, header
+    assert "Exact Plays" in header and "For developers" in header, header
+    # Item 18: the step's title says who sat down; its lines do not say it again.
+    page.keyboard.press("ArrowRight")
+    assert position(page) == 1
+    assert page.inner_text("#step-heading") == "Tess took seat 1"
+    lines = page.eval_on_selector_all("#step-events li", "els => els.map(e => e.textContent)")
+    assert not [line for line in lines if "sat down" in line], lines
+    screenshot(page, "replay-seat-taken-phone")
+
+
+def contrast(ink: list[float], paper: list[float]) -> float:
+    """The WCAG contrast ratio of two sRGB colours (0-255 channels)."""
+
+    def luminance(rgb: list[float]) -> float:
+        linear = [c / 255 for c in rgb]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in linear]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(ink), luminance(paper)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+# A button's text and background as seen: its colours and opacity composited over the panel.
+SEEN_COLOURS = """button => {
+  const rgba = (text) => text.match(/[\\d.]+/g).map(Number).concat([1]).slice(0, 4);
+  const style = getComputedStyle(button);
+  const panel = rgba(getComputedStyle(button.closest('.card-panel')).backgroundColor);
+  const over = (top, under, alpha) =>
+    top.slice(0, 3).map((c, i) => c * alpha + under[i] * (1 - alpha));
+  const opacity = Number(style.opacity);
+  const background = rgba(style.backgroundColor);
+  const face = over(background, panel, background[3]);
+  const ink = rgba(style.color);
+  return { ink: over(over(ink, face, ink[3]), panel, opacity), paper: over(face, panel, opacity) };
+}"""
+
+
+def test_a_replays_greyed_buttons_stay_legible(open_page, live_server, screenshot):
+    game_id = finished_bot_game(live_server)
+    page, _ = open_page(390, 844)
+    page.goto(f"/replay/{game_id}")
+    page.wait_for_selector("body[data-ready=replay]")
+    # Item 16: at the end Forward and End do nothing; greyed, they must still be read (≥ 4.5:1).
+    page.keyboard.press("End")
+    for button in ("#replay-forward", "#replay-end", "#replay-back"):
+        seen = page.eval_on_selector(button, SEEN_COLOURS)
+        ratio = contrast(seen["ink"], seen["paper"])
+        assert ratio >= 4.5, f"{button} reads at {ratio:.2f}:1"
+    assert page.is_disabled("#replay-forward") and page.is_disabled("#replay-end")
+    screenshot(page, "replay-end-phone")

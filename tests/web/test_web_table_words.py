@@ -113,10 +113,10 @@ def test_mr_toast_table_speaks_plainly_and_says_why_cards_wait(open_page, live_s
     hand = page.inner_text("#hand")
     assert "Why you cannot use" in hand or "Why some cards cannot be used now" in hand, hand
     assert re.search(
-        r"Buddy 1, Buddy 2 and Buddy 3: A Buddy is scored only on top of a green", hand
+        r"Buddy 1, Buddy 2 and Buddy 3: a Buddy is scored only on top of a green", hand
     )
-    assert "In the Trash: It throws away a chore in front of you" in hand
-    assert "Responsibility 3: A chore goes only to a player who has scored" in hand
+    assert "In the Trash: it throws away a chore in front of you" in hand
+    assert "Responsibility 3: a chore goes only to a player who has scored" in hand
     assert page.locator("#hand .rule-ref", has_text="MT-7").count() >= 1
     # A rule reference links to its ruling on the game's rules page.
     ruling = page.locator("#hand .rule-ref a", has_text="MT-9").get_attribute("href") or ""
@@ -448,13 +448,13 @@ def test_mr_toast_words_a_newcomer_reads(open_page):
     assert "keep them" in said["noWays"]["many"] and "keep it" in said["noWays"]["text"]
     # Item 7: which No Way, and what goes ahead.
     assert said["noWayAgain"] == (
-        "Bot 1 said No Way to the No Way, so the Take a Break goes ahead again."
+        "Bot 1 said No Way to the No Way, so as it stands the Take a Break goes ahead again."
     )
     assert said["noWayFirst"] == (
         "You said No Way to the Take a Break, so as it stands the Take a Break is cancelled."
     )
     # Item 13: the draw that follows Find a Penny has its own line; who took turn 1.
-    assert said["penny"] == "Bot 1 found a penny."
+    assert said["penny"] is None, "the draw that follows says it (second review, item 11)"
     assert said["starts"] == 0
     # Item 10: no "awaited" badge.
     assert said["awaited"] == ["your turn", "their turn", "to answer"]
@@ -514,3 +514,327 @@ def test_mr_toast_table_says_why_picked_cards_have_no_move(open_page, live_serve
     assert said == "Turn 1, your turn: no blue card to play, so end your turn.", said
     read_words(page, "after the score")
     screenshot(page, "mr-toast-words-after-score-phone")
+
+
+# --- the second review: Mr Toast's reasons and log lines, from the modules themselves ------
+
+SECOND_REVIEW_WORDS = """async () => {
+  const mt = await import("/web/games/mr-toast.js");
+  const ep = await import("/web/games/exact-plays.js");
+  const dom = await import("/web/dom.js");
+  const name = (seat) => (seat === 0 ? "you" : `Bot ${seat}`);
+  const ctx = { me: 0, view: null, name, Name: (seat) => (seat === 0 ? "You" : name(seat)) };
+  const card = (id, code, colour, value, cardName) => ({ id, code, colour, value, name: cardName });
+  const tb = card("b1", "TB", "blue", null, "Take a Break");
+  const fp = card("b2", "FP", "blue", null, "Find a Penny");
+  const noWays = [card("n1", "NW", "no-way", null, "No Way"), card("n2", "NW", "no-way", null,
+    "No Way")];
+  const chore = card("r1", "R3", "red", 3, "Responsibility 3");
+  const green = (id, value) => card(id, `G${value}`, "green", value, `Recreation ${value}`);
+  const scored = [{ green: green("s4", 4), purple: null, points: 4 }];
+  const seat = (index, fun = [], red = null) => ({ seat: index, hand_size: 5,
+    score: fun.length ? 4 : 0, fun, red, take_a_break: null });
+  const view = (seats, hand, extra = {}) => ({
+    public: { mode: "exact", turn_limit: 40, turn: 3, current_seat: 0, phase: "play", seats,
+      draw_pile: 9, discard_pile: [], pending: null, ...extra },
+    you: { seat: 0, hand },
+    legal_actions: [{ type: "end_turn" }],
+  });
+  // Item 1: answering a Take a Break with both No Ways picked, in exact mode.
+  const answering = view([seat(0, scored), seat(1, scored)], noWays, { phase: "reaction",
+    current_seat: 1, pending: { seat: 1, card: tb, target: 0, no_ways: [], waiting_for: [0],
+    deadline: null } });
+  // Item 2: a chore nobody can take (one has one, one has not scored; or everyone has one).
+  const mixed = view([seat(0), seat(1, scored, chore), seat(2)], [chore]);
+  const allHaveOne = view([seat(0), seat(1, scored, chore), seat(2, scored, chore)], [chore]);
+  const twoPlayers = view([seat(0), seat(1, scored, chore)], [chore]);
+  // Item 6: a chore that fewer cards clear.
+  const withChore = view([seat(0, [], chore), seat(1)], [green("g3", 3), green("g4", 4)]);
+  // Item 9: each No Way of a chain, while others may still answer.
+  const noWay = (chain) => mt.describe({ type: "no_way", seat: chain % 2, card: noWays[0], chain,
+    outcome: chain % 2 ? "cancelled" : "happens" }, ctx);
+  mt.describe({ type: "blue_played", seat: 1, card: tb, target: 0 }, ctx);
+  const chain = [1, 2, 3].map(noWay);
+  // Item 11: Find a Penny said by its draw, once; a later draw is a draw.
+  const penny = (seat, drew) => [
+    mt.describe({ type: "blue_resolved", seat, card: fp, target: null, effect: "find_a_penny",
+      no_ways: 0 }, ctx),
+    mt.describe({ type: "reshuffled", count: 7 }, ctx),
+    mt.describe(drew, ctx),
+    mt.describe({ type: "turn_started", seat: 1, turn: 4 }, ctx),
+    mt.describe({ type: "drew", seat: 1, count: 1 }, ctx),
+  ];
+  const theirs = penny(1, { type: "drew", seat: 1, count: 2 });
+  const mine = penny(0, { type: "drew", seat: 0, count: 2, private: { cards: [green("d2", 2),
+    green("d4", 4)] } });
+  // Item 17: the points of each scored card, labelled.
+  const box = document.createElement("div");
+  box.append(...mt.seatDetails(view([seat(0, scored)], []), 0, ctx).flat(9));
+  // Item 13: the Exact Plays play group leaves the picking hint to the hand.
+  const epView = {
+    public: { round: 1, rounds: 3, phase: "play", turn: 0, field: [], field_wild: null,
+      field_kind: null, field_by: null, cleared: [], seats: [], token_pile: 1, draw_pile: null,
+      rps: null, penalties: [], totals: [0, 0], start_player: 0 },
+    you: { seat: 0, hand: [{ id: "5B", code: "5B", number: 5, suit: "bolt" }], play_tokens: 1,
+      wild_tokens: 0 },
+    legal_actions: [{ type: "play", cards: ["5B"] }],
+  };
+  const playHint = ep.actionGroups(epView).find((group) => group.key === "play")?.hint;
+  return {
+    twoNoWays: mt.whyNotTogether(answering, noWays),
+    mixed: mt.whyUnusable(mixed, chore, ctx).text,
+    allHaveOne: mt.whyUnusable(allHaveOne, chore, ctx).text,
+    twoPlayers: mt.whyUnusable(twoPlayers, chore, ctx).text,
+    fewer: mt.whyUnusable(withChore, green("g4", 4), ctx),
+    fewerTogether: mt.whyNotTogether(withChore, [green("g3", 3), green("g4", 4)]),
+    chain,
+    theirs,
+    mine,
+    seatText: box.textContent,
+    playHint: typeof playHint === "string" ? playHint : String(playHint),
+    midSentence: [
+      dom.midSentence("A Buddy is scored only on top of a green", ["Bot 1"]),
+      dom.midSentence("It throws away a chore"),
+      dom.midSentence("No Way cards are never played", ["No Way"]),
+      dom.midSentence("Greedy bot played a blue card", ["Greedy bot", null]),
+      dom.midSentence("You have a chore"),
+    ],
+  };
+}"""
+
+
+def test_mr_toast_second_review_words(open_page):
+    page, _ = open_page()
+    page.goto("/")
+    said = page.evaluate(SECOND_REVIEW_WORDS)
+    # Item 1: No Way cards are never scored: the reason is that only one is played at a time.
+    assert said["twoNoWays"] == "you can play only one No Way card at a time", said["twoNoWays"]
+    # Item 2: no contradiction; who can take a chore, said truthfully.
+    assert said["mixed"] == (
+        "Nobody can take a chore now: each other player has one already or hasn't scored yet."
+    )
+    assert said["allHaveOne"] == (
+        "Nobody can take a chore now: every other player has one already, "
+        "and a player holds only one at a time."
+    )
+    assert said["twoPlayers"].startswith("Nobody can take a chore now: Bot 1 has one already")
+    # Item 6: why the extra cards are not allowed.
+    assert said["fewer"]["text"].endswith(
+        "you can clear it without this card, and extra cards aren't allowed."
+    )
+    assert said["fewer"]["many"].endswith("without these cards, and extra cards aren't allowed.")
+    assert said["fewerTogether"].endswith("and extra cards aren't allowed"), said["fewerTogether"]
+    # Item 9: every No Way of a chain is "as it stands"; the window's close says what happened.
+    assert said["chain"] == [
+        "Bot 1 said No Way to the Take a Break, so as it stands the Take a Break is cancelled.",
+        "You said No Way to the No Way, so as it stands the Take a Break goes ahead again.",
+        "Bot 1 said No Way to the No Way, so as it stands the Take a Break is cancelled again.",
+    ]
+    # Item 11: Find a Penny is said once, by the draw it makes; the next draw is plain.
+    reshuffled = "The discard pile was shuffled into a new draw pile of 7 cards."
+    assert said["theirs"] == [
+        None,
+        reshuffled,
+        "Find a Penny: Bot 1 drew 2 cards.",
+        "Turn 4: Bot 1's turn.",
+        "Bot 1 drew 1 card.",
+    ]
+    assert said["mine"][2] == "Find a Penny: you drew Recreation 2 and Recreation 4."
+    assert said["mine"][0] is None and said["mine"][4] == "Bot 1 drew 1 card."
+    # Item 17: a scored card's points are labelled.
+    assert "= 4 points" in said["seatText"], said["seatText"]
+    # Item 13: the hint to pick cards is said once, under the hand (table.js), not here too.
+    assert "Pick cards" not in said["playHint"], said["playHint"]
+    # Item 12: a reason after a card list reads mid-sentence; names keep their capitals.
+    assert said["midSentence"] == [
+        "a Buddy is scored only on top of a green",
+        "it throws away a chore",
+        "No Way cards are never played",
+        "Greedy bot played a blue card",
+        "you have a chore",
+    ]
+
+
+def test_mr_toast_table_second_review(open_page, live_server, screenshot):
+    """Items 1, 3, 10, 12, 13 and 17 on a running table (the PICKS deck: the greedy bot
+    scores, then plays its Take a Break on you, who hold two No Ways)."""
+    page, _ = open_page(390, 844)
+    game_id = create_with_bots(live_server, "mr-toast", 2, {1: "greedy"}, options=PICKS)
+    sit_down(page, game_id, "Ann")
+    assert wait_for_move(page) == "active"
+    skip = page.locator("#skip-link")
+    assert skip.inner_text() == "Skip to your move" and skip.get_attribute("href") == "#actions"
+    # Item 10: two greens picked, nothing uses them: no lone "Or" above "End your turn".
+    page.click("#hand button[aria-label^='Recreation 2']")
+    page.click("#hand button[aria-label^='Recreation 3']")
+    titles = page.locator("#actions h3").all_inner_texts()
+    assert titles == ["Without the picked cards"], titles
+    # Item 13: the hint to pick cards, once.
+    assert read_words(page, "two greens picked").count("Pick cards") == 1
+    page.click("#hand button[data-focus-key=clear-picks]")
+    score = next(a for a in offered(page) if a["type"] == "score" and not a.get("purple"))
+    click_action(page, score)
+    assert wait_for_move(page) == "active"
+    click_action(page, {"type": "end_turn"})
+    # The bot scores and plays its Take a Break on you: answer it.
+    assert wait_for_move(page) == "active"
+    assert {"type": "allow"} in offered(page), offered(page)
+    hand = page.inner_text("#hand")
+    # Item 12: a reason after a card list starts in lower case, a player's name keeps its capital.
+    assert re.search(r"Recreation \d[^\n]*: Greedy bot played a blue card: for now", hand), hand
+    # Item 1: both No Ways picked: the reason is theirs, not a score's.
+    page.locator("#hand button[aria-label^='No Way']").nth(0).click()
+    page.locator("#hand button[aria-label^='No Way']").nth(1).click()
+    message = page.inner_text("#no-move-uses")
+    assert message.startswith(
+        "No move uses all the cards you picked (No Way twice): "
+        "you can play only one No Way card at a time."
+    ), message
+    assert "Fun points" not in message, message
+    # Item 17: a scored card's points are labelled.
+    assert re.search(r"= \d+ points", page.inner_text("#seats")), page.inner_text("#seats")
+    read_words(page, "two No Ways picked")
+    screenshot(page, "mr-toast-second-review-no-ways-phone")
+    # Item 3: a spectator has no move to skip to.
+    page.goto(f"/watch/{game_id}")
+    wait_for_table(page)
+    skip = page.locator("#skip-link")
+    assert skip.inner_text() == "Skip to the table" and skip.get_attribute("href") == "#centre"
+
+
+# --- Exact Plays: second review, items 4, 5 and 7, from the module itself -----------------
+
+EXACT_PLAYS_SECOND_LOOK = """async () => {
+  const ep = await import("/web/games/exact-plays.js");
+  const name = (seat) => (seat === 0 ? "you" : `Greedy bot ${seat}`);
+  const ctx = { me: 0, view: null, name, Name: (seat) => (seat === 0 ? "You" : name(seat)) };
+  const card = (number, suit) => ({ id: `${number}${suit[0]}`, code: "", number, suit });
+  const seat = (index) => ({
+    seat: index, hand_size: 3, play_tokens: 1, wild_tokens: 0, declared: true, declaration: 2,
+    total: 0,
+  });
+  const view = (field, { wild = 0, legal = [], hand = [card(5, "bolt")], tokens = 1,
+    startPlayer = 1, rps = null } = {}) => ({
+    public: {
+      round: 1, rounds: 4, phase: "play", turn: 0, field, field_wild: null,
+      field_kind: field.length === 1 ? "single" : "set", field_by: 1, cleared: [],
+      seats: [seat(0), seat(1), seat(2)], token_pile: 1, draw_pile: null, rps, penalties: [],
+      totals: [0, 0, 0], start_player: startPlayer,
+    },
+    you: { seat: 0, hand, play_tokens: tokens, wild_tokens: wild },
+    legal_actions: legal,
+  });
+  const text = (parts) => {
+    const box = document.createElement("div");
+    box.append(...[parts].flat(9));
+    return box.textContent;
+  };
+  const empty = view([]);
+  const sevens = view([card(7, "acorn"), card(7, "bolt")]);
+  const pass = [{ type: "pass" }, { type: "pass", switch: "to_wild" }];
+  const play = { type: "play", cards: ["5b"] };
+  const tie = { shapes: ["paper", "paper", null], replay: true, remaining: [0, 1] };
+  const won = { shapes: [null, "scissors", "paper"], replay: false, remaining: [1] };
+  const out = { shapes: ["rock", "scissors", "scissors"], replay: false, remaining: [0] };
+  const rps = { players: [1], throw: 3, chosen: [], throws: [tie, won] };
+  return {
+    neither: ep.whyNotTogether(empty, [card(6, "mushroom"), card(3, "bolt")]),
+    gap: ep.whyNotTogether(empty, [card(4, "mushroom"), card(6, "mushroom")]),
+    gaps: ep.whyNotTogether(view([], { wild: 1 }), [card(2, "acorn"), card(5, "acorn")]),
+    filled: ep.whyNotTogether(view([], { wild: 1 }), [card(4, "acorn"), card(6, "acorn")]),
+    many: ep.whyNotTogether(view([card(9, "acorn")]), [card(3, "bolt"), card(3, "acorn"),
+      card(3, "mushroom")]),
+    few: ep.whyNotTogether(view([card(8, "acorn"), card(8, "bolt"), card(8, "mushroom")]),
+      [card(3, "bolt"), card(3, "acorn")]),
+    low: ep.whyNotTogether(sevens, [card(4, "bolt"), card(4, "acorn")]),
+    passOnly: ep.yourMove(view([card(9, "acorn")], { legal: pass })),
+    noToken: ep.yourMove(view([card(9, "acorn")], { legal: [{ type: "pass" }], tokens: 0 })),
+    noCards: ep.yourMove(view([card(9, "acorn")], { legal: [{ type: "pass" }], hand: [] })),
+    emptyField: ep.yourMove(view([], { legal: [play] })),
+    emptyOrDraw: ep.yourMove(view([], { legal: [{ type: "draw" }, play] })),
+    beat: ep.yourMove(view([card(4, "acorn")], { legal: [...pass, play] })),
+    centre: text(ep.centre(view([], { rps }), ctx)),
+    log: [tie, won, out].map((thrown, index) =>
+      ep.describe({ type: "rps_revealed", throw: index + 1, ...thrown }, ctx)),
+    seatFacts: text(ep.seatDetails(view([]), 1, ctx)),
+  };
+}"""
+
+
+def test_exact_plays_says_why_picks_fail_what_a_throw_decided_and_why_you_pass(open_page):
+    page, _ = open_page(390, 844)
+    page.goto("/")
+    said = page.evaluate(EXACT_PLAYS_SECOND_LOOK)
+    # Item 4: a true reason why the picked cards go together in no play (EP-7, EP-8).
+    assert said["neither"] == (
+        "they are neither a set (cards of one number) nor a run (numbers in a row, all of one suit)"
+    )
+    assert said["gap"] == (
+        "they are not a run: 5 is missing between them, and you have no Wild token to stand for it"
+    )
+    assert said["gaps"].startswith("they are not a run: 3 and 4 are missing between them")
+    assert said["filled"] is None, "a Wild token fills one gap: 4, Wild as 5, 6 is a run"
+    assert said["many"] == "on a field of 1 card a play has 1 or 2 cards, and these make 3"
+    assert said["few"] == "on a field of 3 cards a play has 3 or 4 cards, and these make only 2"
+    assert said["low"].startswith("together they do not beat the set on the field: it takes 2 ")
+    assert "3 cards, one of them lower than 7" in said["low"], said["low"]
+    # Item 7: the status line says why you may only pass, and what goes on an empty field.
+    assert said["passOnly"] == "You cannot beat the field: pass (you may turn a token over)."
+    assert said["noToken"] == "You have no Play token left: pass."
+    assert said["noCards"] == "You have no cards left: pass."
+    assert said["emptyField"] == "The field is empty: play any single, set or run."
+    assert said["emptyOrDraw"] == (
+        "The field is empty: play any single, set or run, or draw a card."
+    )
+    assert said["beat"] == "Beat the field or pass (you may turn a token over)."
+    # Item 5: each throw says what it decided; the field is "Leads now", not "Start player".
+    centre = said["centre"]
+    assert "You paper and Greedy bot 1 paper: a tie, throw again." in centre, centre
+    assert "Greedy bot 1 scissors and Greedy bot 2 paper: Greedy bot 1 wins and starts." in centre
+    assert "(again)" not in centre and "Start player" not in centre, centre
+    assert "Leads nowGreedy bot 1" in centre, centre
+    assert said["log"] == [
+        "Throw 1: you paper and Greedy bot 1 paper: a tie, throw again.",
+        "Throw 2: Greedy bot 1 scissors and Greedy bot 2 paper: Greedy bot 1 wins and starts.",
+        "Throw 3: you rock, Greedy bot 1 scissors and Greedy bot 2 scissors: you win and start.",
+    ]
+    assert "Leads nowyes" in said["seatFacts"] and "Start" not in said["seatFacts"]
+
+
+# Two players (splat removed): you hold 6 mushroom and 3 bolt, which go in no play together.
+STACKED_HANDS = ["6M", "3B", "2M", "4A", "5A", "8B", "9M", "7A"]
+STACKED_HANDS += ["2A", "3A", "6A", "8A", "9A", "2B", "4B", "5B"]
+STACKED_HANDS += ["6B", "7B", "9B", "3M", "4M", "5M", "7M", "8M"]
+PICKED_LIFT = """() => {
+  const facts = document.querySelector('#hand dl.ep-you').getBoundingClientRect();
+  const card = document.querySelector('#hand button[aria-pressed=true] .card');
+  const ring = parseFloat(getComputedStyle(card).boxShadow.split(' ').pop()) || 0;
+  return card.getBoundingClientRect().top - ring - facts.bottom;
+}"""
+
+
+def test_exact_plays_table_on_a_phone_says_why_picks_fail_and_lifts_clear(
+    open_page, live_server, screenshot
+):
+    page, _ = open_page(390, 844)
+    options = {"decks": [STACKED_HANDS]}
+    game_id = create_with_bots(live_server, "exact-plays", 2, {1: "greedy"}, options=options)
+    sit_down(page, game_id, "Ann")
+    assert wait_for_move(page) == "active"
+    # Ten plays: the most tokens, so you start on the empty field (EP-4).
+    click_action(page, {"type": "declare", "tokens": 10})
+    assert wait_for_move(page) == "active"
+    said = page.inner_text("#status")
+    assert said.endswith("The field is empty: play any single, set or run, or draw a card."), said
+    # Item 14: a picked card, lifted, keeps clear of your tokens above it (its ring included).
+    page.click("#hand button[data-pick='6M']")
+    gap = page.evaluate(PICKED_LIFT)
+    assert gap >= 4, f"the picked card comes within {gap:.1f}px of your tokens"
+    # Item 4: why 6 mushroom and 3 bolt go in no play together.
+    page.click("#hand button[data-pick='3B']")
+    message = page.inner_text("#no-move-uses")
+    assert message.startswith(
+        "No move uses all the cards you picked (6 mushroom and 3 bolt): they are neither a set"
+    ), message
+    read_words(page, "picks no play uses")
+    screenshot(page, "exact-plays-words-picks-phone")

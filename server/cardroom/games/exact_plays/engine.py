@@ -158,7 +158,7 @@ class ExactPlays(Game):
     title = "Exact Plays"
     description = (
         "Declare how many plays you need to empty your hand, then go out using exactly "
-        "that many Play tokens. A climbing game for 2-4 players with 32 cards (2-9 in four "
+        "that many Play tokens. A climbing game for 2 to 4 players with 32 cards (2-9 in four "
         "suits): play singles, sets or same-suit runs, and beat the last play with the same "
         "number of cards including a higher one, or one card more including a lower one. "
         "Fewest penalty points wins."

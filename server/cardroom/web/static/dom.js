@@ -46,6 +46,16 @@ export function ruleRef(...rules) {
   return h("small", { class: "rule-ref", dataset: { rules: rules.join(" ") } }, `(rule${rules.length === 1 ? "" : "s"} ${listing(rules)})`);
 }
 
+/** A sentence said after a colon ("Buddy 2: a Buddy is…"): its first letter in lower case,
+ * unless it starts with one of `names` (a player's, a card's) or a word such as "EP-7". */
+export function midSentence(text, names = []) {
+  if (!text) return text;
+  const named = names.some((name) => name && text.startsWith(name) && !/\w/.test(text.charAt(name.length)));
+  const firstWord = text.split(/[\s:,.;]/, 1)[0];
+  if (named || /[A-Z0-9]/.test(firstWord.slice(1))) return text;
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
 /** "a", "a and b", "a, b and c". */
 export function listing(items) {
   if (items.length <= 1) return items.join("");

@@ -146,7 +146,8 @@ function render() {
   $("replay-end").disabled = position === last;
   $("replay-position").textContent = `Step ${position} of ${last}: ${stepTitle(step)}`;
 
-  const events = step ? step.events : replay.opening_events;
+  // A join step's title already says who sat down ("Tess took seat 1"): no line repeats it.
+  const events = (step ? step.events : replay.opening_events).filter((event) => !(step?.kind === "join" && event.type === "seat_taken" && event.seat === step.seat));
   const lines = events.map((event) => [event, describe(event)]).filter(([, text]) => text);
   fill(
     $("replay-step"),
@@ -223,7 +224,7 @@ async function start() {
     state.tables = tables(replay);
     const title = state.game.title || replay.game_type;
     document.title = `Replay · ${title} · cardroom`;
-    $("game-title").textContent = `${title} · game ${gameId}`;
+    $("game-title").textContent = title;
     $("replay-heading").textContent = `Replay of this ${title} game`;
     $("replay-slider").max = String(replay.steps.length);
     $("replay-slider").addEventListener("input", (event) => go(Number(event.target.value)));

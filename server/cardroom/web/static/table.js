@@ -4,7 +4,7 @@
 // what happened in words.
 
 import { CardroomClient, Problem, newKey } from "./client.js";
-import { dealNotice, fill, h, listing, plural, ruleRef } from "./dom.js";
+import { dealNotice, fill, h, listing, midSentence, plural, ruleRef } from "./dom.js";
 import { gameModule } from "./games/index.js";
 import { forgetSeat, loadSeat, savedName, saveName, saveSeat } from "./seats.js";
 
@@ -430,6 +430,7 @@ function renderJoin() {
   );
   section.hidden = false;
   $("table-heading").textContent = `${title}: an invitation`;
+  setSkipLink("#join", "Skip to the seat form");
   renderRulesLink(state.summary.game_type);
   $("main").removeAttribute("aria-busy");
   document.body.dataset.ready = "join";
@@ -570,8 +571,22 @@ function unmatchedPicks(view, groups) {
   const picked = [...state.selection].filter((id) => byId.has(id)).map((id) => byId.get(id));
   if (!picked.length || groups.some((group) => group.items.some((item) => item.cards.length))) return null;
   const why = state.game.whyNotTogether ? state.game.whyNotTogether(view, picked) : null;
-  const cards = picked.length === 1 ? cardName(picked[0]) : `all the cards you picked (${listing(picked.map(cardName))})`;
-  return `No move uses ${cards}${why ? `: ${why}` : ""}. Clear the picked ${picked.length === 1 ? "card" : "cards"} to see every move.`;
+  const cards = picked.length === 1 ? cardName(picked[0]) : `all the cards you picked (${listing(countedNames(picked))})`;
+  return `No move uses ${cards}${why ? `: ${afterColon(why, view)}` : ""}. Clear the picked ${picked.length === 1 ? "card" : "cards"} to see every move.`;
+}
+
+/** The cards' names, each once: "No Way twice", "Recreation 2 3 times". */
+function countedNames(cards) {
+  const counts = new Map();
+  for (const card of cards) counts.set(cardName(card), (counts.get(cardName(card)) || 0) + 1);
+  return [...counts].map(([name, count]) => (count === 1 ? name : `${name} ${count === 2 ? "twice" : `${count} times`}`));
+}
+
+/** A module's reason said after "cards: ", in lower case unless it starts with a name (a
+ * player's, a card's) that keeps its capital. */
+function afterColon(text, view) {
+  const names = [...(view.seats || []).map((seat) => seat.name), ...(view.you?.hand || []).map(cardName)];
+  return midSentence(text, names);
 }
 
 function usableCards(view) {
@@ -599,7 +614,7 @@ function unusableReasons(view, hand, usable) {
   return [...byText.values()];
 }
 
-function renderReasons(reasons, hand) {
+function renderReasons(view, reasons, hand) {
   if (!reasons.length) return null;
   return h(
     "div",
@@ -618,7 +633,7 @@ function renderReasons(reasons, hand) {
         let text = reason.text;
         if (several && reason.many) text = reason.many;
         else if (several && /\bit\b/i.test(text)) who = who === "All your cards" ? "Each of your cards" : `Each of ${who}`;
-        return h("li", { id: `why-${index}` }, h("strong", {}, `${who}: `), text, reason.rule ? [" ", ruleRef(reason.rule)] : null);
+        return h("li", { id: `why-${index}` }, h("strong", {}, `${who}: `), afterColon(text, view), reason.rule ? [" ", ruleRef(reason.rule)] : null);
       }),
     ),
   );
@@ -673,7 +688,7 @@ function renderHand(view) {
           }),
         )
       : h("p", { class: "muted" }, "No cards in your hand."),
-    renderReasons(reasons, hand),
+    renderReasons(view, reasons, hand),
     usable.size ? h("p", { class: "hint" }, "Pick cards to narrow the choices of your move to the ones that use them.") : null,
     picked.length
       ? h(
@@ -705,8 +720,8 @@ function renderActions(view) {
       h(
         "div",
         { class: ["action-group", group.compact && "compact"], role: "group", "aria-labelledby": `group-${group.key}` },
-        // "Or" says "or else" only below something: a group shown first has its own title.
-        h("h3", { id: `group-${group.key}` }, index === 0 && !unmatched && group.aloneTitle ? group.aloneTitle : group.title),
+        // "Or" says "or else" only below another group: a group shown first has its own title.
+        h("h3", { id: `group-${group.key}` }, index === 0 && group.aloneTitle ? (unmatched ? "Without the picked cards" : group.aloneTitle) : group.title),
         group.hint ? h("p", { class: "hint" }, group.hint) : null,
         h(
           "div",
@@ -892,6 +907,12 @@ function renderCountdown(view) {
   box.hidden = false;
 }
 
+function setSkipLink(target, words) {
+  const skip = $("skip-link");
+  skip.setAttribute("href", target);
+  skip.textContent = words;
+}
+
 function render() {
   const view = state.view;
   if (!view) return;
@@ -900,6 +921,9 @@ function render() {
   $("game-title").textContent = state.game.title || view.game_type;
   const role = watching || !state.seat ? "Watching" : `${state.seat.name}, seat ${state.seat.seat + 1}`;
   $("table-heading").textContent = `${state.game.title || view.game_type}: ${role}`;
+  // A spectator has no move: the first link skips to the table.
+  if (state.seat && view.status === "active") setSkipLink("#actions", "Skip to your move");
+  else setSkipLink("#centre", "Skip to the table");
   const status = statusText(view);
   if ($("status").textContent !== status) $("status").textContent = status;
   renderProblem();

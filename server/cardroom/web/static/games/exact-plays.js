@@ -63,6 +63,9 @@ function tokens(play, wild) {
   return `${play} Play, ${wild} Wild`;
 }
 
+// The view's start_player is whoever plays first on the latest empty field: the round's
+// start player, then whoever the field came back to or a pass handed the start (EP-4, EP-5,
+// EP-10). "Start player" would read as the round's, which the log names once: "Leads now".
 export function seatDetails(view, seat, ctx) {
   const pub = view.public;
   const info = pub.seats[seat];
@@ -83,7 +86,7 @@ export function seatDetails(view, seat, ctx) {
       h("dd", {}, tokens(info.play_tokens, info.wild_tokens)),
       h("dt", {}, "Declared"),
       h("dd", {}, declaration),
-      pub.start_player === seat ? [h("dt", {}, "Start"), h("dd", {}, "start player")] : null,
+      pub.start_player === seat ? [h("dt", {}, "Leads now"), h("dd", {}, "yes")] : null,
       rps && pub.phase === "rps" && rps.players.includes(seat)
         ? [h("dt", {}, "Throw"), h("dd", {}, rps.chosen.includes(seat) ? "has chosen" : "choosing")]
         : null,
@@ -107,20 +110,30 @@ export function phaseText(view, ctx) {
   }
 }
 
-/** What the status line says after phaseText when the game awaits you. */
+/** What the status line says after phaseText when the game awaits you: what you may do,
+ * and why when it is less than a player expects (EP-7, EP-9, EP-10, EP-11). */
 export function yourMove(view) {
   const pub = view.public;
   if (pub.phase === "declare") return "Choose how many plays you declare.";
   if (pub.phase === "rps") return "Choose rock, paper or scissors.";
-  const types = new Set(view.legal_actions.map((action) => action.type));
-  const moves = [
-    types.has("play") ? (pub.field.length ? "beat the field" : "play any cards") : null,
-    types.has("pass") ? "pass" : null,
-    types.has("draw") ? "draw a card" : null,
-  ].filter(Boolean);
-  if (!moves.length) return "It's your move.";
-  const said = moves.length === 1 ? moves[0] : `${moves.slice(0, -1).join(", ")} or ${moves[moves.length - 1]}`;
-  return `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+  const actions = view.legal_actions;
+  const types = new Set(actions.map((action) => action.type));
+  const draw = types.has("draw") ? "draw a card" : null;
+  const pass = types.has("pass") ? `pass${actions.some((action) => action.switch) ? " (you may turn a token over)" : ""}` : null;
+  const either = (...moves) => listing(moves.filter(Boolean)).replace(/ and ([^,]*)$/, " or $1");
+  if (types.has("play")) {
+    if (!pub.field.length) return `The field is empty: play any single, set or run${draw ? ", or draw a card" : ""}.`;
+    return `${capital(either("beat the field", pass, draw))}.`;
+  }
+  if (!pass && !draw) return "It's your move.";
+  let why = "You cannot beat the field";
+  if (!view.you?.hand?.length) why = "You have no cards left";
+  else if (!view.you.play_tokens) why = "You have no Play token left";
+  return `${why}: ${either(pass, draw)}.`;
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function centre(view, ctx) {
@@ -152,7 +165,7 @@ export function centre(view, ctx) {
     h("dt", {}, "Cleared"),
     h("dd", {}, `${plural(pub.cleared.length, "card")} this round`),
     pub.start_player !== null && pub.start_player !== undefined
-      ? [h("dt", {}, "Start player"), h("dd", {}, ctx.Name(pub.start_player))]
+      ? [h("dt", {}, "Leads now"), h("dd", {}, ctx.Name(pub.start_player))]
       : null,
   );
   const parts = [h("h3", { class: "sub" }, "The field"), field, facts];
@@ -169,12 +182,7 @@ export function centre(view, ctx) {
             h(
               "li",
               {},
-              listing(
-                thrown.shapes
-                  .map((shape, seat) => (shape ? `${ctx.Name(seat)}: ${shape}` : null))
-                  .filter(Boolean),
-              ),
-              thrown.replay ? " (again)" : "",
+              `${throwWords(thrown, ctx, (seat) => ctx.Name(seat))}: ${throwOutcome(thrown, ctx)}.`,
             ),
           ),
         ),
@@ -220,7 +228,7 @@ export function youDetails(view) {
   return [
     h(
       "dl",
-      { class: "facts" },
+      { class: "facts ep-you" },
       h("dt", {}, "Your declaration"),
       h("dd", {}, declaration),
       h("dt", {}, "Your tokens"),
@@ -280,7 +288,7 @@ const GROUPS = [
   ["declare", "Declare", () => [DECLARE_HELP, " ", ruleRef("EP-3", "EP-7"), h("br"), PENALTY_HELP, " ", ruleRef("EP-14")]],
   ["rps", "Rock, paper or scissors?", "Your throw stays secret until every tied player has chosen."],
   ["turn", "Your turn", (items) => (items.some((item) => item.action.switch) ? [WILD_HELP, " ", ruleRef("EP-8", "EP-10")] : null)],
-  ["play", "Play", "Pick cards in your hand to narrow the list. Each play costs a Play token."],
+  ["play", "Play", "Each play costs a Play token."],
 ];
 
 export function actionGroups(view) {
@@ -339,8 +347,8 @@ const LOWEST_CARD = 2;
 const HIGHEST_CARD = 9;
 
 /** How to beat the field, with its numbers (EP-7), leaving out what no play can do and
- * saying when only a Wild token can. */
-function beatWords(pub) {
+ * saying when only a Wild token can; [] when nothing can. */
+function beatWays(pub) {
   const numbers = fieldNumbers(pub);
   const count = numbers.length;
   const high = Math.max(...numbers);
@@ -354,6 +362,11 @@ function beatWords(pub) {
     const lower = `${count + 1} cards, one of them lower than ${low}`;
     ways.push(low <= LOWEST_CARD ? `${lower} (only with a Wild token as 1)` : lower);
   }
+  return ways;
+}
+
+function beatWords(pub) {
+  const ways = beatWays(pub);
   if (!ways.length) return "Nothing can beat it: pass.";
   return `Beat it with ${ways.join(", or with ")}.`;
 }
@@ -369,6 +382,40 @@ export function whyUnusable(view) {
     return { text: `Not part of any play that beats the ${pub.field_kind || "play"} on the field (how to beat it is under "The field").`, rule: "EP-7" };
   }
   return null;
+}
+
+/** Why no legal play uses all the picked cards together (each is usable on its own), or
+ * null: not a set nor a run (EP-7), a gap no Wild token fills (EP-8), the wrong number of
+ * cards for the field, or too low to beat it (EP-7). */
+export function whyNotTogether(view, cards) {
+  const pub = view.public;
+  if (!pub || pub.phase !== "play" || cards.length < 2) return null;
+  const numbers = cards.map((card) => card.number).sort((a, b) => a - b);
+  const wild = (view.you?.wild_tokens || 0) > 0;
+  let gap = 0; // cards a run still needs between its numbers, each only a Wild token can be
+  if (numbers.some((number) => number !== numbers[0])) {
+    if (cards.some((card) => card.suit !== cards[0].suit)) {
+      return "they are neither a set (cards of one number) nor a run (numbers in a row, all of one suit)";
+    }
+    const missing = [];
+    for (let number = numbers[0] + 1; number < numbers[numbers.length - 1]; number += 1) {
+      if (!numbers.includes(number)) missing.push(number);
+    }
+    if (missing.length > 1) {
+      return `they are not a run: ${listing(missing.map(String))} are missing between them, and a Wild token stands for one card only`;
+    }
+    if (missing.length && !wild) return `they are not a run: ${missing[0]} is missing between them, and you have no Wild token to stand for it`;
+    gap = missing.length;
+  }
+  if (!pub.field.length) return null;
+  const fieldSize = fieldNumbers(pub).length;
+  const fewest = cards.length + gap;
+  const most = cards.length + (wild ? 1 : 0);
+  const sizes = `on a field of ${plural(fieldSize, "card")} a play has ${fieldSize} or ${fieldSize + 1} cards`;
+  if (fewest > fieldSize + 1) return `${sizes}, and these make ${fewest}${gap ? " with the Wild token" : ""}`;
+  if (most < fieldSize) return `${sizes}, and these make only ${most}${wild ? " with a Wild token" : ""}`;
+  const ways = beatWays(pub);
+  return `together they do not beat the ${pub.field_kind || "play"} on the field${ways.length ? `: it takes ${ways.join(", or ")}` : ""}`;
 }
 
 function playedWords(event) {
@@ -388,6 +435,29 @@ const START_REASONS = {
 // Why a move was made by the server (EP-9, docs/rules "Rulings"): it was the seat's only move.
 const AUTO_PLAY = ", automatically: with one card left and an empty field, it was the only move";
 const AUTO_PASS = " automatically: with no tokens left, passing was the only move";
+
+/** Who threw what: "Bea paper and Tess rock". */
+function throwWords(thrown, ctx, name) {
+  return listing(thrown.shapes.map((shape, seat) => (shape ? `${name(seat)} ${shape}` : null)).filter(Boolean));
+}
+
+/** What a throw of rock-paper-scissors decided (EP-4): throw again, who is out, or who wins
+ * and starts the round. */
+function throwOutcome(thrown, ctx) {
+  const you = (seat) => seat === ctx.me;
+  if (thrown.replay) {
+    const shapes = new Set(thrown.shapes.filter(Boolean)).size;
+    return shapes === 1 ? "a tie, throw again" : "all three shapes, nobody wins: throw again";
+  }
+  const remaining = thrown.remaining || [];
+  if (remaining.length === 1) {
+    const [winner] = remaining;
+    return `${ctx.name(winner)} ${you(winner) ? "win and start" : "wins and starts"}`;
+  }
+  const out = thrown.shapes.map((shape, seat) => (shape && !remaining.includes(seat) ? seat : null)).filter((seat) => seat !== null);
+  const are = out.length === 1 && !you(out[0]) ? "is" : "are";
+  return `${listing(out.map((seat) => ctx.name(seat)))} ${are} out, ${listing(remaining.map((seat) => ctx.name(seat)))} throw again`;
+}
 
 function possessive(seat, ctx) {
   return seat === ctx.me ? "your" : `${ctx.name(seat)}'s`;
@@ -431,11 +501,8 @@ export function describe(event, ctx) {
       const shape = secret("shape");
       return shape ? `${who} chose ${shape}.` : `${who} has chosen a shape.`;
     }
-    case "rps_revealed": {
-      const shown = event.shapes.map((shape, seat) => (shape ? `${ctx.name(seat)} ${shape}` : null)).filter(Boolean);
-      const after = event.replay ? "again!" : `${listing(event.remaining.map((seat) => ctx.name(seat)))} stay${event.remaining.length === 1 && ctx.me !== event.remaining[0] ? "s" : ""} in.`;
-      return `Throw ${event.throw}: ${listing(shown)}; ${after}`;
-    }
+    case "rps_revealed":
+      return `Throw ${event.throw}: ${throwWords(event, ctx, (seat) => ctx.name(seat))}: ${throwOutcome(event, ctx)}.`;
     case "start_player":
       if (event.reason === "field_cleared") return null; // said by the field_cleared just before
       return `${who} ${ctx.me === event.seat ? "start" : "starts"} (${START_REASONS[event.reason] || event.reason}).`;

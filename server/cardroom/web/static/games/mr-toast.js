@@ -96,7 +96,7 @@ export function seatDetails(view, seat, ctx) {
             { class: "fun" },
             renderCard(entry.green, { small: true }),
             entry.purple ? renderCard(entry.purple, { small: true }) : null,
-            h("span", { class: "points" }, `${entry.points}`),
+            h("span", { class: "points" }, `= ${plural(entry.points, "point")}`),
           ),
         ),
       )
@@ -408,9 +408,9 @@ export function whyUnusable(view, card, ctx) {
         );
       }
       return reason(
-        `You have a chore (${chore.name}), so you cannot score, and you can already clear your chore without this card.`,
+        `You have a chore (${chore.name}), so you cannot score; you can clear it without this card, and extra cards aren't allowed.`,
         "MT-7",
-        `You have a chore (${chore.name}), so you cannot score, and you can already clear your chore without these cards.`,
+        `You have a chore (${chore.name}), so you cannot score; you can clear it without these cards, and extra cards aren't allowed.`,
       );
     }
     if (colour === "purple" && !hand.some((c) => c.colour === "green")) {
@@ -423,11 +423,17 @@ export function whyUnusable(view, card, ctx) {
     return null;
   }
   if (colour === "red") {
+    // A chore goes only to another player who has scored and has no chore (MT-7): nobody fits.
     const others = pub.seats.filter((seat) => seat.seat !== view.you.seat);
-    if (!others.some((seat) => seat.fun.length)) {
+    const scored = others.filter((seat) => seat.fun.length);
+    if (!scored.length) {
       return reason("A chore goes only to a player who has scored, and nobody else has scored yet.", "MT-7");
     }
-    return reason("A chore goes only to a player who has scored and has no chore: every such player has one already.", "MT-7");
+    if (scored.length === others.length) {
+      const who = others.length === 1 ? `${ctx.name(others[0].seat)} has` : "every other player has";
+      return reason(`Nobody can take a chore now: ${who} one already, and a player holds only one at a time.`, "MT-7");
+    }
+    return reason("Nobody can take a chore now: each other player has one already or hasn't scored yet.", "MT-7");
   }
   if (card.code === "TB") {
     return reason("Every other player already has a Take a Break in front of them.", "MT-9");
@@ -446,13 +452,15 @@ export function whyUnusable(view, card, ctx) {
  * its own), or null when no short reason fits. */
 export function whyNotTogether(view, cards) {
   const count = (colour) => cards.filter((card) => card.colour === colour).length;
+  if (count("no-way") > 1) return "you can play only one No Way card at a time";
   const alone = cards.find((card) => card.colour === "red" || card.colour === "blue");
   if (alone) return `a ${COLOUR_WORDS[alone.colour]} card is played on its own`;
   if (count("purple") > 1) return "a move uses at most one Buddy";
   const chore = view.public?.seats?.[view.you?.seat]?.red;
-  if (chore) return `your ${chore.name} chore is cleared with fewer of them`;
+  if (chore) return `your ${chore.name} chore can be cleared with fewer of them, and extra cards aren't allowed`;
   if (count("green") > 1) return "you can score only one green (several greens go together only to clear a chore)";
-  if (view.public?.mode === "exact") return `scoring them together would take you past ${WIN_SCORE} Fun points`;
+  const greenAndBuddy = cards.length === 2 && count("green") === 1 && count("purple") === 1;
+  if (greenAndBuddy && view.public?.mode === "exact") return `scoring them together would take you past ${WIN_SCORE} Fun points`;
   return null;
 }
 
@@ -461,8 +469,8 @@ export function whyNotTogether(view, cards) {
 const EFFECTS = {
   take_a_break: (event, ctx) =>
     `${ctx.Name(event.target)} must take a break: ${event.target === ctx.me ? "your" : "their"} next turn is skipped.`,
-  // The draw that follows has its own line ("Bea drew 2 cards.").
-  find_a_penny: (event, ctx) => `${ctx.Name(event.seat)} found a penny.`,
+  // Said by the draw that follows ("Find a Penny: Bea drew 2 cards."): see pennyDraw.
+  find_a_penny: () => null,
   in_the_trash: (event, ctx) =>
     `${ctx.Name(event.seat)} threw the chore ${event.red ? event.red.name : ""} in the trash.`.replace("  ", " "),
 };
@@ -470,27 +478,34 @@ const EFFECTS = {
 // The blue card of the latest No Way window, for the No Way lines (a no_way event names only
 // its No Way card); events are described in order.
 let lastBlue = null;
+// The seat whose Find a Penny just happened: its draw, the next event (after a reshuffle,
+// maybe), is said as the Find a Penny's effect.
+let pennyDraw = null;
 
 /** A No Way said, in words: against what, and what happens as it stands (MT-13). */
 function noWayWords(event, who, ctx) {
   const blue = lastBlue?.name || ctx.view?.public?.pending?.card?.name || "blue card";
   const happens = event.outcome === "happens";
+  // "As it stands": others may still answer; the line that closes the window says what happened.
   if (!event.chain || event.chain === 1) {
     return `${who} said No Way to the ${blue}, so as it stands the ${blue} is cancelled.`;
   }
-  return `${who} said No Way to the No Way, so the ${blue} ${happens ? "goes ahead again" : "is cancelled again"}.`;
+  return `${who} said No Way to the No Way, so as it stands the ${blue} ${happens ? "goes ahead again" : "is cancelled again"}.`;
 }
 
 /** One event in words, or null for one not worth a line. */
 export function describe(event, ctx) {
   const who = event.seat === undefined ? "" : ctx.Name(event.seat);
+  const penny = pennyDraw;
+  if (event.type !== "reshuffled") pennyDraw = null;
   switch (event.type) {
     case "turn_started":
       return `Turn ${event.turn}: ${possessive(event.seat, ctx)} turn.`;
     case "drew": {
       const cards = event.cards || event.private?.cards;
-      if (cards?.length) return `${who} drew ${listing(cards.map((card) => card.name))}.`;
-      return `${who} drew ${plural(event.count, "card")}.`;
+      const drawer = penny === event.seat ? `Find a Penny: ${ctx.name(event.seat)}` : who;
+      if (cards?.length) return `${drawer} drew ${listing(cards.map((card) => card.name))}.`;
+      return `${drawer} drew ${plural(event.count, "card")}.`;
     }
     case "reshuffled":
       return `The discard pile was shuffled into a new draw pile of ${plural(event.count, "card")}.`;
@@ -516,6 +531,7 @@ export function describe(event, ctx) {
         ? `Time is up: ${listing(event.defaulted.map((seat) => ctx.name(seat)))} did not answer, which counts as no No Way.`
         : "Time is up for the No Way window.";
     case "blue_resolved":
+      if (event.effect === "find_a_penny") pennyDraw = event.seat;
       return (EFFECTS[event.effect] || (() => `${event.card.name} happened.`))(event, ctx);
     case "blue_cancelled":
       return `${capital(possessive(event.seat, ctx))} ${event.card.name} was cancelled by No Way.`;
