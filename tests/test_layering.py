@@ -1,14 +1,23 @@
-"""The layers of docs/architecture.md hold: pure engines, and an API layer that knows no game."""
+"""The layers of docs/architecture.md hold: the import contracts of pyproject.toml
+(`lint-imports`), no import cycle between files, pure engines, and an API layer that knows no
+game."""
 
 from __future__ import annotations
 
 import ast
+import itertools
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import grimp
 
 from cardroom.games import registry
 
-PACKAGE = Path(__file__).resolve().parent.parent / "server" / "cardroom"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "server" / "cardroom"
 API_LAYER = [
     *sorted((PACKAGE / "api").glob("*.py")),
     *sorted((PACKAGE / "store").glob("*.py")),
@@ -46,3 +55,58 @@ def test_the_api_layer_names_no_game_and_no_game_action():
         text = path.read_text().lower()
         for word in words | action_types:
             assert not re.search(rf"\b{re.escape(word)}\b", text), f"{path} names {word!r}"
+
+
+def test_the_import_contracts_hold():
+    """pyproject.toml's [tool.importlinter] contracts, checked by `lint-imports` (the dev
+    extra's import-linter) as a developer runs it."""
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    assert lint_imports.exists(), f"no {lint_imports}: pip install -e '.[dev]'"
+    done = subprocess.run(
+        [str(lint_imports), "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "200"},  # a contract's name on one line
+    )
+    assert done.returncode == 0, f"lint-imports failed:\n{done.stdout}\n{done.stderr}"
+
+
+def import_cycles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """One cycle for each group of files that import one another, directly or not: the
+    shortest way from the group's first file back to itself."""
+    cycles: list[list[str]] = []
+    seen: set[str] = set()
+    for module in sorted(graph.modules):
+        if module in seen:
+            continue
+        upstream = graph.find_upstream_modules(module)
+        group = {other for other in upstream if module in graph.find_upstream_modules(other)}
+        if module in graph.find_modules_directly_imported_by(module):
+            group.add(module)
+        if not group:
+            continue
+        seen |= group | {module}
+        first = sorted(group & graph.find_modules_directly_imported_by(module))[0]
+        back = graph.find_shortest_chain(importer=first, imported=module) or (module,)
+        cycles.append([module, *back] if first != module else [module, module])
+    return cycles
+
+
+def describe(graph: grimp.ImportGraph, cycle: list[str]) -> str:
+    hops = []
+    for importer, imported in itertools.pairwise(cycle):
+        details = graph.get_import_details(importer=importer, imported=imported)
+        where = "; ".join(f"line {d['line_number']}: {d['line_contents']}" for d in details)
+        hops.append(f"  {importer} -> {imported} ({where})")
+    return " -> ".join(cycle) + "\n" + "\n".join(hops)
+
+
+def test_no_import_cycle_between_files():
+    """No two files of the server or the SDK import each other, directly or through others,
+    counting imports inside functions and under TYPE_CHECKING (issue 27): a type that two
+    modules need both ways belongs in a third."""
+    graph = grimp.build_graph("cardroom", "cardroom_sdk", cache_dir=None)
+    cycles = import_cycles(graph)
+    assert not cycles, "import cycles:\n" + "\n".join(describe(graph, c) for c in cycles)

@@ -9,14 +9,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardroom_sdk.models import View
+from cardroom_sdk.protocols import Action
 
 if TYPE_CHECKING:
     from cardroom_sdk.client import Client
     from cardroom_sdk.models import GameSummary
 
 __all__ = ["POLICIES", "Bot", "EagerBot", "FunctionBot", "RandomBot", "load_bot", "run_bot"]
-
-Action = dict[str, Any]
 
 
 class Bot:

@@ -8,7 +8,7 @@ import time
 import uuid
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 import requests
@@ -33,6 +33,7 @@ from cardroom_sdk.models import (
     Joined,
     View,
 )
+from cardroom_sdk.protocols import Player
 from cardroom_sdk.replay import Replay
 from cardroom_sdk.retry import (
     TRANSPORT_ERRORS,
@@ -43,9 +44,6 @@ from cardroom_sdk.retry import (
     retry_delay,
 )
 from cardroom_sdk.socket import SOCKET_ERRORS, GameSocket, SocketRefused, newer
-
-if TYPE_CHECKING:
-    from cardroom_sdk.bot import Bot
 
 __all__ = ["MAX_WAIT", "Client", "Seat"]
 
@@ -629,7 +627,7 @@ class Seat:
                 self._drop_socket(failure)
         return self.view()
 
-    def play(self, bot: Bot, *, timeout: float | None = None) -> View:
+    def play(self, bot: Player, *, timeout: float | None = None) -> View:
         """Play this seat with ``bot`` until the game is finished; return the final view.
 
         The bot's :meth:`~cardroom_sdk.Bot.choose` is asked whenever the game waits for this

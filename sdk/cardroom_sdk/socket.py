@@ -21,7 +21,7 @@ import contextlib
 import json
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 try:
@@ -31,9 +31,7 @@ except ImportError:  # the SDK without its "socket" extra: HTTP only
 
 from cardroom_sdk.errors import error_from_response
 from cardroom_sdk.models import ActionResult, View
-
-if TYPE_CHECKING:
-    from cardroom_sdk.client import Client
+from cardroom_sdk.protocols import Connection
 
 __all__ = ["AVAILABLE", "SOCKET_ERRORS", "GameSocket", "SocketRefused", "newer"]
 
@@ -71,7 +69,7 @@ def socket_url(base_url: str, game_id: str) -> str:
 class GameSocket:
     """One open game socket of one seat. Not thread-safe: one per thread, as a Seat."""
 
-    def __init__(self, client: Client, game_id: str, token: str | None):
+    def __init__(self, client: Connection, game_id: str, token: str | None):
         self.client = client
         self.game_id = game_id
         self.url = socket_url(client.base_url, game_id)

@@ -24,8 +24,8 @@ from typing import Any
 import orjson
 
 from cardroom import steps
-from cardroom.bots import choose, get_policy, next_bot_seat
-from cardroom.games import get_game, policies, registry
+from cardroom.bots import choose, next_bot_seat
+from cardroom.games import get_game, get_policy, policies, registry
 from cardroom.games.base import (
     Game,
     GameOver,

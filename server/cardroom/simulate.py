@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from cardroom.bots import Policy, choose, get_policy, next_bot_seat
-from cardroom.games import get_game, policy_names, registry
+from cardroom.bots import Policy, choose, next_bot_seat
+from cardroom.games import get_game, get_policy, policy_names, registry
 from cardroom.games.base import Game, InvalidOptions, RuleError
 
 # z for a two-sided 95% interval.

@@ -8,8 +8,9 @@ import random
 import pytest
 from exact_plays_helpers import GAME, started
 
-from cardroom.bots import get_policy, random_policy
+from cardroom.bots import random_policy
 from cardroom.bots.exact_plays import declaration, greedy, min_plays
+from cardroom.games import get_policy
 
 GAMES = 150
 

@@ -2,7 +2,8 @@
 
 A policy is ``choose(view, legal, rng) -> action``: it sees only what its seat may see
 (the engine's view of that seat) and returns one of ``legal``. Each game's policies are
-registered with the game in ``cardroom.games`` (``policies``).
+registered with the game in ``cardroom.games`` (``policies``, ``get_policy``): the registry
+knows the bots, and the bots know only the engine contract.
 """
 
 from __future__ import annotations
@@ -21,13 +22,6 @@ def random_policy(
 ) -> dict[str, Any]:
     """Any legal action, uniformly."""
     return rng.choice(legal)
-
-
-def get_policy(name: str, game_type: str) -> Policy:
-    """The policy ``name`` for ``game_type``; KeyError if there is none."""
-    from cardroom.games import policies
-
-    return policies(game_type)[name]
 
 
 def next_bot_seat(game: Game, state: State, bot_seats: Container[int]) -> int | None:

@@ -73,6 +73,11 @@ def policies(game_type: str) -> dict[str, Policy]:
     return _entries()[game_type].policies
 
 
+def get_policy(name: str, game_type: str) -> Policy:
+    """The policy ``name`` for ``game_type``; KeyError if there is none."""
+    return policies(game_type)[name]
+
+
 def policy_names() -> list[str]:
     """Every policy name some game has, in registration order."""
     names: dict[str, None] = {}

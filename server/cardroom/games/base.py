@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from cardroom.games import clock as clockmod
+from cardroom.games.contract_types import Action, Args, Event, State, View
 from cardroom.games.errors import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RuleError
-from cardroom.games.moves import Args, Move, is_int
+from cardroom.games.moves import Move, is_int
 
 __all__ = [
     "CLOCK_SPECS",
@@ -34,11 +35,6 @@ __all__ = [
     "View",
     "redact_event",
 ]
-
-State = dict[str, Any]
-Action = dict[str, Any]
-Event = dict[str, Any]
-View = dict[str, Any]
 
 
 @dataclass(frozen=True)

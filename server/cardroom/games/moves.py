@@ -12,14 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from cardroom.games.contract_types import CardReader, State
 from cardroom.games.errors import IllegalAction
-
-if TYPE_CHECKING:
-    from cardroom.games.base import Game, State
-
-Args = dict[str, Any]
 
 
 def is_int(value: Any) -> bool:
@@ -38,7 +34,7 @@ class Field:
 
     kind = "field"
 
-    def read(self, value: Any, game: Game, state: State, seat: int) -> Any:
+    def read(self, value: Any, game: CardReader, state: State, seat: int) -> Any:
         """The value as the handler wants it; IllegalAction naming the field if it is bad."""
         raise NotImplementedError
 
@@ -53,7 +49,7 @@ class CardField(Field):
 
     kind = "card"
 
-    def read(self, value: Any, game: Game, state: State, seat: int) -> Any:
+    def read(self, value: Any, game: CardReader, state: State, seat: int) -> Any:
         if not isinstance(value, str) or not game.card_id_re.fullmatch(value):
             raise self.refuse(f"{self.name} must be a card id such as {game.card_example!r}")
         card = game.hand_card(state, seat, value)
@@ -69,7 +65,7 @@ class CardsField(Field):
 
     kind = "cards"
 
-    def read(self, value: Any, game: Game, state: State, seat: int) -> list[Any]:
+    def read(self, value: Any, game: CardReader, state: State, seat: int) -> list[Any]:
         if not isinstance(value, list) or not value:
             raise self.refuse(f"{self.name} must be a non-empty list of card ids")
         one = CardField(name=self.name, description="", rule=self.rule)
@@ -89,7 +85,7 @@ class SeatField(Field):
     other: bool = True
     kind = "seat"
 
-    def read(self, value: Any, game: Game, state: State, seat: int) -> int:
+    def read(self, value: Any, game: CardReader, state: State, seat: int) -> int:
         players = state["players"]
         if not is_int(value) or not 0 <= value < players:
             raise self.refuse(f"{self.name} must be a seat number from 0 to {players - 1}")
@@ -106,7 +102,7 @@ class IntegerField(Field):
     maximum: int
     kind = "integer"
 
-    def read(self, value: Any, game: Game, state: State, seat: int) -> int:
+    def read(self, value: Any, game: CardReader, state: State, seat: int) -> int:
         if not is_int(value) or not self.minimum <= value <= self.maximum:
             raise self.refuse(
                 f"{self.name} must be a whole number from {self.minimum} to {self.maximum}"
@@ -121,7 +117,7 @@ class ChoiceField(Field):
     choices: tuple[str, ...]
     kind = "choice"
 
-    def read(self, value: Any, game: Game, state: State, seat: int) -> str:
+    def read(self, value: Any, game: CardReader, state: State, seat: int) -> str:
         if not isinstance(value, str) or value not in self.choices:
             raise self.refuse(f"{self.name} must be one of {', '.join(self.choices)}")
         return value
