@@ -4,7 +4,12 @@
   public view, private part, result, options and events (games/*/shapes.py), and the unions
   the endpoints use: ``Action`` (any game's action, told apart by ``type``), ``View`` (told
   apart by ``game_type``), ``Event`` (any game's event: two games may share an event type,
-  so this union has no discriminator; each game's own ``<Game>Event`` has one).
+  so this union has no discriminator; each game's own ``<Game>Event`` has one), and a
+  replay's events (``<Game>ReplayEvent``: unredacted, with ``private``).
+- Envelopes: what the server builds around a game's parts (a view, an event, an action's
+  answer, a page of events) is declared once, as a table of its fields (``VIEW_ENVELOPE``,
+  ``EVENT_ENVELOPE``…), and published with ``additionalProperties: false``: a field the
+  server sends and the table lacks fails tests/api/test_view_envelope.py.
 - ``OperationDocs``, an apispec plugin: each view function carries its operation's docs in
   ``operation(...)`` marks (an attribute, no wrapper: nothing runs per request), and the
   plugin writes them into the document as flask-smorest registers the routes: operationId,
@@ -21,6 +26,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from apispec import BasePlugin
@@ -47,11 +53,6 @@ STEP_EVENTS: dict[str, Schema] = {
         "required": ["seat", "name"],
     },
     "game_started": {"type": "object", "properties": {}},
-}
-STAMPED: Schema = {
-    "seq": {"type": "integer", "minimum": 1, "description": "Numbers the game's events from 1."},
-    "version": {"type": "integer", "description": "The game version the event belongs to."},
-    "actor": {"type": "integer", "minimum": 0, "description": "The seat whose action it was."},
 }
 
 
@@ -206,24 +207,24 @@ def game_components(game: Game) -> dict[str, Schema]:
     for kind, schema in {**STEP_EVENTS, **game.shapes["Events"]}.items():
         shaped = _relocated(schema, name)
         component = f"{name}{camel(kind)}Event"
-        out[component] = {
-            "type": "object",
-            "properties": {
-                "type": {"type": "string", "const": kind},
-                **STAMPED,
-                **shaped.get("properties", {}),
-            },
-            "required": ["type", "seq", "version", *shaped.get("required", [])],
-        }
+        out[component] = event_schema(game, kind, shaped)
+        out[f"{name}{camel(kind)}ReplayEvent"] = event_schema(game, kind, shaped, replay=True)
         events[kind] = component
-    out[name + "Event"] = {
-        "description": f"A {game.title} event, as your seat may see it.",
-        "oneOf": [ref(component) for component in events.values()],
-        "discriminator": {
-            "propertyName": "type",
-            "mapping": {kind: COMPONENTS + component for kind, component in events.items()},
-        },
-    }
+    for suffix, description in [
+        ("Event", f"A {game.title} event, as your seat may see it."),
+        ("ReplayEvent", f"A {game.title} event in a replay, unredacted."),
+    ]:
+        kinds = {
+            kind: component.removesuffix("Event") + suffix for kind, component in events.items()
+        }
+        out[name + suffix] = {
+            "description": description,
+            "oneOf": [ref(component) for component in kinds.values()],
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {kind: COMPONENTS + component for kind, component in kinds.items()},
+            },
+        }
 
     for move in game.moves:
         out[action_name(game, move)] = action_schema(game, move)
@@ -265,23 +266,9 @@ def game_components(game: Game) -> dict[str, Schema]:
         "required": ["game_type", "players"],
     }
 
-    view = copy.deepcopy(VIEW_BASE)
-    view["description"] = f"Your view of a {game.title} game."
-    view["properties"].update(
-        {
-            "game_type": {"type": "string", "const": game.game_type},
-            "you": {**nullable(ref(name + "You")), "description": "Null for a spectator."},
-            "legal_actions": {
-                "type": "array",
-                "items": ref(name + "Action"),
-                "description": "What you may submit now, exactly as listed.",
-            },
-            "result": nullable(ref(name + "Result")),
-            "options": ref(name + "Options"),
-            "public": ref(name + "Public"),
-        }
+    out[name + "View"] = envelope(
+        VIEW_ENVELOPE, game, description=f"Your view of a {game.title} game."
     )
-    out[name + "View"] = view
     out[name + "Replay"] = replay_schema(game, name)
     return out
 
@@ -292,7 +279,7 @@ def replay_schema(game: Game, name: str) -> Schema:
     hands = {"type": "array", "items": hand, "description": "Each seat's hand, by seat."}
     scores = {"type": "array", "items": {"type": "integer"}}
     event = {
-        **ref(name + "Event"),
+        **ref(name + "ReplayEvent"),
         "description": "An event unredacted: a secret detail (a drawn card, a declaration) "
         'is under `private`, by seat: `{"private": {"2": {"cards": [...]}}}`.',
     }
@@ -386,69 +373,180 @@ def replay_schema(game: Game, name: str) -> Schema:
     }
 
 
-VIEW_BASE: Schema = {
-    "type": "object",
-    "properties": {
-        "game_id": {"type": "string"},
-        "status": {"type": "string", "enum": ["waiting", "active", "finished"]},
-        "version": {"type": "integer", "description": "The number of accepted actions."},
-        "last_seq": {
-            "type": "integer",
-            "description": "The game's latest event `seq`: long-poll events `after` it.",
-        },
-        "to_act": {
-            "type": "array",
-            "items": {"type": "integer"},
-            "description": "Who may act now.",
-        },
-        "awaiting": {
-            "type": "array",
-            "items": {"type": "integer"},
-            "description": "Who the game waits for: in a simultaneous phase a seat that has "
-            "answered may still change its answer (it is in `to_act`) but is not awaited.",
-        },
-        "deadline": {
-            "type": ["number", "null"],
-            "description": "Unix time of the next deadline, if any: a timed reaction window "
-            "closes, or a seat's turn clock runs out (`clock` says whose).",
-        },
-        "clock": {
-            "anyOf": [{"$ref": COMPONENTS + "Clock"}, {"type": "null"}],
-            "description": "The turn clock of a game with `turn_seconds` or `bank_seconds`; "
-            "null otherwise.",
-        },
-        "rematch": {
-            "type": ["string", "null"],
-            "description": "The id of this game's rematch, once a seat asked for one.",
-        },
-        "seats": {"type": "array", "items": {"$ref": COMPONENTS + "Seat"}},
-        "scores": {"type": "array", "items": {"type": "integer"}},
-        "etag": {
-            "type": "string",
-            "description": "The view's ETag, for If-Match on the next action.",
-        },
-    },
-    "required": [
-        "game_id",
-        "game_type",
-        "status",
-        "version",
-        "last_seq",
-        "to_act",
-        "awaiting",
-        "you",
-        "legal_actions",
-        "deadline",
-        "clock",
-        "rematch",
-        "result",
-        "seats",
-        "scores",
-        "options",
-        "public",
-    ],
+# --- envelopes --------------------------------------------------------------------------------
+# What the server builds around a game's own parts (the view around `public` and `you`, an
+# event around its type's fields, an action's answer around a view and events), declared
+# once: one table per envelope of each field the server sends, its JSON Schema and its
+# description. Each component is made from its table and forbids any other field, so a field
+# the server adds without declaring it here fails tests/api/test_view_envelope.py.
+
+
+@dataclass(frozen=True)
+class Prop:
+    """One field of an envelope. ``schema`` is a JSON Schema, or a function of what the
+    component is made for (``game``, and ``kind`` for an event) for a field typed by it."""
+
+    schema: Schema | Callable[..., Schema]
+    description: str = ""
+    required: bool = True
+
+    def build(self, **context: Any) -> Schema:
+        schema = self.schema(**context) if callable(self.schema) else copy.deepcopy(self.schema)
+        return {**schema, "description": self.description} if self.description else schema
+
+
+def envelope(props: dict[str, Prop], game: Game | None = None, **more: Any) -> Schema:
+    """An envelope's schema from its table: every field declared, no other allowed."""
+    return {
+        "type": "object",
+        **more,
+        "properties": {name: prop.build(game=game) for name, prop in props.items()},
+        "required": [name for name, prop in props.items() if prop.required],
+        "additionalProperties": False,
+    }
+
+
+SEAT_LIST: Schema = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+DEAL = ("random", "seeded", "stacked")
+
+# A view, field by field in the order the service sends them (Tables.shape_view); `etag` is
+# added by the API (and the game socket) to every view it sends.
+VIEW_ENVELOPE: dict[str, Prop] = {
+    "game_id": Prop({"type": "string"}, "The game's id, as in its URL."),
+    "game_type": Prop(
+        lambda game, **_: {"type": "string", "const": game.game_type},
+        "The game type: it tells which game's view this is.",
+    ),
+    "status": Prop(
+        {"type": "string", "enum": ["waiting", "active", "finished"]},
+        "`waiting` until every seat is taken, then `active`, then `finished`.",
+    ),
+    "version": Prop({"type": "integer"}, "The number of accepted actions."),
+    "last_seq": Prop(
+        {"type": "integer"},
+        "The game's latest event `seq`: long-poll events `after` it.",
+    ),
+    "to_act": Prop(
+        SEAT_LIST, "Who may act now (empty unless the game is `active`), by seat, ascending."
+    ),
+    "awaiting": Prop(
+        SEAT_LIST,
+        "Who the game waits for: in a simultaneous phase a seat that has answered may still "
+        "change its answer (it is in `to_act`) but is not awaited. It is your turn when your "
+        "seat is here.",
+    ),
+    "you": Prop(
+        lambda game, **_: nullable(ref(prefix(game) + "You")),
+        "Your own part: your seat and your hand. Null for a spectator.",
+    ),
+    "legal_actions": Prop(
+        lambda game, **_: {"type": "array", "items": ref(prefix(game) + "Action")},
+        "What you may submit now, exactly as listed (empty unless you may act).",
+    ),
+    "deadline": Prop(
+        {"type": ["number", "null"]},
+        "Unix time of the next deadline, if any: a timed reaction window closes, or a seat's "
+        "turn clock runs out (`clock` says whose).",
+    ),
+    "clock": Prop(
+        nullable(ref("Clock")),
+        "The turn clock of a game with `turn_seconds` or `bank_seconds`, while it is "
+        "`active`; null otherwise.",
+    ),
+    "rematch": Prop(
+        {"type": ["string", "null"]},
+        "The id of this game's rematch, once a seat asked for one.",
+    ),
+    "result": Prop(
+        lambda game, **_: nullable(ref(prefix(game) + "Result")),
+        "How the game ended: null until it is `finished`.",
+    ),
+    "deal": Prop(
+        {"type": "string", "enum": list(DEAL)},
+        "How the cards were dealt, shown from the start so a player can tell before "
+        "joining: `random` (the server's secret seed: nobody knows the hands), `seeded` (the "
+        "creator chose `seed`, so may know every hand) or `stacked` (the creator set the "
+        "deck).",
+    ),
+    "seats": Prop(
+        {"type": "array", "items": ref("Seat")},
+        "Every seat, by seat: who sits there, or the bot policy that plays it.",
+    ),
+    "scores": Prop({"type": "array", "items": {"type": "integer"}}, "Each seat's score."),
+    "options": Prop(
+        lambda game, **_: ref(prefix(game) + "Options"),
+        "The game's options with their values (a stacked deck reads `stacked` until the end).",
+    ),
+    "public": Prop(
+        lambda game, **_: ref(prefix(game) + "Public"),
+        "The table as everyone sees it: the same in every seat's view and a spectator's.",
+    ),
+    "etag": Prop(
+        {"type": "string"},
+        "The view's ETag, for If-Match on the next action: bare here (`3f2a…`), quoted in "
+        'the `ETag` header (`"3f2a…"`).',
+    ),
 }
 
+# An event: these fields, then its type's own (the game's shapes, or STEP_EVENTS).
+EVENT_ENVELOPE: dict[str, Prop] = {
+    "type": Prop(
+        lambda kind, **_: {"type": "string", "const": kind}, "What happened: the event type."
+    ),
+    "seq": Prop({"type": "integer", "minimum": 1}, "Numbers the game's events from 1."),
+    "version": Prop({"type": "integer"}, "The game version the event belongs to."),
+    "actor": Prop(
+        {"type": "integer", "minimum": 0},
+        "The seat whose action it was (absent when no seat acted: a deadline, the game).",
+        required=False,
+    ),
+}
+
+
+def event_schema(game: Game, kind: str, shaped: Schema, replay: bool = False) -> Schema:
+    """An event of ``kind``: the envelope, then its own fields (``shaped``). As your seat sees
+    it, or (``replay``) unredacted, its secret details under ``private``."""
+    own = shaped.get("properties", {})
+    properties = {name: prop.build(game=game, kind=kind) for name, prop in EVENT_ENVELOPE.items()}
+    properties.update(copy.deepcopy(own))
+    if replay:
+        properties["private"] = {
+            "type": "object",
+            "description": 'Secret details by seat (`"2"`): fields of this event (declared '
+            "above) that only that seat saw, added to the event as it was shown to it.",
+            "additionalProperties": {"type": "object"},
+        }
+    required = [name for name, prop in EVENT_ENVELOPE.items() if prop.required]
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [*required, *shaped.get("required", [])],
+        "additionalProperties": False,
+    }
+
+
+# An action's answer (`POST …/actions`, and `result` on the game socket).
+ACTION_RESULT_ENVELOPE: dict[str, Prop] = {
+    "version": Prop({"type": "integer"}, "The game's version after your action and the bots'."),
+    "events": Prop(
+        {"type": "array", "items": ref("Event")},
+        "Your new events: the action's, and the bots' it led to, as your seat may see them.",
+    ),
+    "view": Prop(ref("View"), "Your view after the action."),
+}
+
+# A page of events (`GET …/events`).
+EVENT_LIST_ENVELOPE: dict[str, Prop] = {
+    "game_id": Prop({"type": "string"}),
+    "events": Prop(
+        {"type": "array", "items": ref("Event")},
+        "The events after `after`, as your seat may see them, oldest first.",
+    ),
+    "last_seq": Prop(
+        {"type": "integer"},
+        "Pass as `after` next time (covers hidden events too).",
+    ),
+}
 
 CLOCK: Schema = {
     "type": "object",
@@ -478,10 +576,12 @@ CLOCK: Schema = {
                     "away": {"type": "boolean"},
                 },
                 "required": ["seat", "since", "deadline", "bank", "missed", "away"],
+                "additionalProperties": False,
             },
         },
     },
     "required": ["turn_seconds", "bank_seconds", "away_after", "seats"],
+    "additionalProperties": False,
 }
 
 
@@ -579,31 +679,10 @@ def components(games: list[Game]) -> dict[str, Schema]:
         "two games may have an event type of the same name).",
         "anyOf": [ref(prefix(game) + "Event") for game in games],
     }
-    out["ActionResult"] = {
-        "type": "object",
-        "properties": {
-            "version": {"type": "integer"},
-            "events": {
-                "type": "array",
-                "items": ref("Event"),
-                "description": "Your new events: the action's, and the bots' it led to.",
-            },
-            "view": ref("View"),
-        },
-        "required": ["version", "events", "view"],
-    }
-    out["EventList"] = {
-        "type": "object",
-        "properties": {
-            "game_id": {"type": "string"},
-            "events": {"type": "array", "items": ref("Event")},
-            "last_seq": {
-                "type": "integer",
-                "description": "Pass as `after` next time (covers hidden events too).",
-            },
-        },
-        "required": ["game_id", "events", "last_seq"],
-    }
+    out["ActionResult"] = envelope(
+        ACTION_RESULT_ENVELOPE, description="The answer to an accepted action."
+    )
+    out["EventList"] = envelope(EVENT_LIST_ENVELOPE, description="A page of a game's events.")
     out["StreamedEvent"] = {
         "type": "object",
         "description": "One Server-Sent Event: `id` is the event's `seq`, `data` the event "
