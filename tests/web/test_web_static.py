@@ -38,6 +38,14 @@ def test_modules_are_served_as_javascript(client):
     assert client.get("/web/cardroom.css").mimetype == "text/css"
 
 
+def test_static_files_are_kept_briefly_and_pages_always_checked(client):
+    """Modules, styles and the icon may be kept for a while (not a contradictory no-cache and
+    max-age together); a page is always checked, so an upgraded server's pages are seen."""
+    for path in ("/web/table.js", "/web/cardroom.css", "/favicon.ico"):
+        assert client.get(path).headers["Cache-Control"] == "max-age=300, public", path
+    assert client.get("/").headers["Cache-Control"] == "no-cache"
+
+
 def test_the_api_and_docs_stay_where_they_were(client):
     assert client.get("/v1/game-types").status_code == 200
     assert client.get("/docs").status_code == 200

@@ -92,6 +92,8 @@ def secure_headers(response: Response) -> Response:
     if response.mimetype == "text/html":
         response.cache_control.no_cache = True
     else:
+        # send_static_file marks every file no-cache; a module or stylesheet may be kept briefly.
+        response.cache_control.no_cache = None
         response.cache_control.max_age = STATIC_MAX_AGE
         response.cache_control.public = True
     return response
