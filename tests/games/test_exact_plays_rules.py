@@ -152,6 +152,16 @@ def test_invalid_options_name_the_field(players, options, field):
     assert info.value.field == field
 
 
+def test_a_short_deck_is_counted_in_words():
+    """EP-2's stacked deck: the refusal counts cards and suits with correct plurals."""
+    with pytest.raises(InvalidOptions) as info:
+        GAME.validate_options(2, {"decks": [["2M"]]})
+    assert "(got 1 card of 1 suit)" in str(info.value)
+    with pytest.raises(InvalidOptions) as info:
+        GAME.validate_options(2, {"decks": [["2M", "3B"]]})
+    assert "(got 2 cards of 2 suits)" in str(info.value)
+
+
 def test_options_defaults_and_descriptions():
     clock = {"turn_seconds": None, "bank_seconds": None, "away_after": 2, "away_bot": None}
     assert GAME.validate_options(3, {}) == {

@@ -259,7 +259,8 @@ class ExactPlays(Game):
                 if len(deck) != 24 or len(suits) != 3:
                     raise InvalidOptions(
                         f"decks[{index}]: a 2-player deck holds the 24 cards of exactly "
-                        f"three suits (got {len(deck)} cards of {len(suits)} suits)",
+                        f"three suits (got {_count(len(deck), 'card')} of "
+                        f"{_count(len(suits), 'suit')})",
                         field=where,
                     )
             elif len(deck) != len(ALL_CODES):
@@ -897,3 +898,8 @@ def _rps_view(rps: dict[str, Any], phase: str) -> dict[str, Any]:
         else [],
         "throws": throws,
     }
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: a count for a person to read."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
