@@ -18,12 +18,13 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from cardroom import steps
+from cardroom import rematch, replays, steps
 from cardroom.bots import choose, next_bot_seat
 from cardroom.games import get_game, get_policy, policies, registry
 from cardroom.games.base import (
@@ -39,8 +40,12 @@ from cardroom.history import History
 from cardroom.store import Answered, Conflict, GameRecord, GameStore, Gone, OutcomeUnknown
 from cardroom.store.buckets import new_game_id
 from cardroom.store.changes import Watch
+from cardroom.store.connection import counter_storage
 from cardroom.store.games import Loaded, hash_token, idempotency_key
 from cardroom.turns import GameTurns
+
+if TYPE_CHECKING:
+    from limits.storage import Storage
 
 MAX_ATTEMPTS = 50
 # A secret option that is set (a stacked deck) shows as this until the game ends.
@@ -131,6 +136,11 @@ class GameNotFinished(StateConflict):
 
 class PreconditionFailed(Exception):
     """If-Match named an older version of the game."""
+
+
+# The store's two refusals, which the table passes on as they are: Conflict (the game changes
+# too fast: the table gave up after MAX_ATTEMPTS) and OutcomeUnknown (a write was sent and no
+# answer came back). Its records (GameRecord) and watches (Watch) are the table's too.
 
 
 # What an action may be refused for; on a recalled (unverified) game, checked on a fresh load.
@@ -369,6 +379,19 @@ class Tables:
             "updated_at": record.updated_at,
         }
 
+    def list_games(
+        self, game_type: str | None, status: str | None, before: int | None, limit: int
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """A page of the listing (``GameStore.page``): the summaries of up to ``limit`` games
+        of ``game_type`` and ``status`` (None: any), newest first, placed before ``before``,
+        and where the next page starts (None: no next page)."""
+
+        def wanted(record: GameRecord) -> bool:
+            return game_type in (None, record.game_type) and status in (None, record.status)
+
+        records, after = self.store.page(before, limit, wanted)
+        return [self.summarise(record) for record in records], after
+
     def open(self, game_id: str, token: str | None) -> tuple[GameRecord, int | None]:
         """The game as ``token``'s seat sees it (``None``: a spectator), deadlines settled."""
         record = self._fresh(game_id)
@@ -415,6 +438,11 @@ class Tables:
                 self.wait_on(watch, record, left)
                 record = self.snapshot(game_id, watch.heard)
         return record, seat
+
+    def watch(self, game_id: str) -> AbstractContextManager[Watch]:
+        """Watch a game's writes (``GameStore.watch``): read it after this began, and wait
+        for the next write with ``wait_on``."""
+        return self.store.watch(game_id)
 
     def wait_on(self, watch: Watch, record: GameRecord, seconds: float) -> bool:
         """Wait until ``watch`` hears of a write or ``seconds`` pass, at most until the game's
@@ -529,6 +557,38 @@ class Tables:
                         yield None  # a quiet spell: the heartbeat
 
         return seat, generate()
+
+    # --- finished games -----------------------------------------------------------------
+
+    def replay(self, game_id: str) -> dict[str, Any]:
+        """A finished game, step by step (``cardroom.replays``); before it ends, refused."""
+        record = self._fresh(game_id)
+        if record.status != "finished":
+            raise GameNotFinished("a replay is shown once the game is finished")
+        return replays.build(record)
+
+    def rematch(self, game_id: str, token: str | None) -> GameRecord:
+        """The rematch of a finished game, asked for by one of its seats (``cardroom.rematch``):
+        created on the first ask, the same game on every ask after it."""
+        for _ in range(MAX_ATTEMPTS):
+            old = self._fresh(game_id)
+            self._authenticate(old, token)
+            if old.status != "finished":
+                raise GameNotFinished("a rematch is offered once the game is finished")
+            if old.rematch is None:
+                old.rematch = new_game_id()
+                try:
+                    self.store.commit(old)
+                except Conflict:
+                    continue
+            try:
+                return self.store.load(old.rematch).record
+            except Gone:
+                pass  # named, not created yet
+            with suppress(Conflict):  # another ask created it first
+                self.store.commit(rematch.new_game(old, self.clock()), create=True)
+            return self._load(old.rematch).record
+        raise Conflict(game_id)
 
     # --- acting -------------------------------------------------------------------------
 
@@ -839,6 +899,24 @@ class Tables:
         record = self._fresh(game_id)
         return record.rev, self.due_time(record)
 
+    # --- the store's Redis ----------------------------------------------------------------
+
+    def storage_health(self) -> dict[str, Any]:
+        """Whether the game store's Redis answers (``GameStore.health``): ``{}``, with
+        ``cluster`` on a Redis Cluster; ``error`` (the error's class name) if it does not."""
+        return self.store.health()
+
+    def counter_storage(
+        self, uri: str, *, pool_size: int, socket_timeout: float, shared: bool
+    ) -> Callable[[], Storage]:
+        """The rate limits' counters (the ``limits`` library's storage) on ``uri``;
+        ``shared``: ``uri`` is the game store's Redis, whose connection pool they share
+        (``cardroom.store.connection.counter_storage``)."""
+        sharing = self.store.client if shared else None
+        return counter_storage(
+            uri, pool_size=pool_size, socket_timeout=socket_timeout, sharing=sharing
+        )
+
     def authenticate(self, record: GameRecord, token: str | None) -> int:
         """The seat whose token this is; Unauthorized if none."""
         return self._authenticate(record, token)
@@ -929,18 +1007,22 @@ def _bot_seats(record: GameRecord, game: Game) -> dict[int, str]:
 __all__ = [
     "ActionOutcome",
     "BotBudget",
+    "Conflict",
     "GameFull",
     "GameNotFinished",
     "GameNotStarted",
+    "GameRecord",
     "IdempotencyKeyReused",
     "InvalidRequest",
     "NotFound",
     "NotYourTurn",
+    "OutcomeUnknown",
     "PreconditionFailed",
     "SeatReserved",
     "SeatTaken",
     "StateConflict",
     "Tables",
     "Unauthorized",
+    "Watch",
     "etag_for",
 ]

@@ -25,7 +25,6 @@ from cardroom.api.schemas import (
 )
 from cardroom.api.socket import open_socket
 from cardroom.service import InvalidRequest, Tables, etag_for
-from cardroom.store.games import IndexEntry
 
 blp = Blueprint(
     "games",
@@ -37,9 +36,6 @@ blp = Blueprint(
 BEARER = [{"seatToken": []}]
 OPTIONAL_BEARER = [{}, {"seatToken": []}]
 MAX_IDEMPOTENCY_KEY = 255
-# A page reads at most this many index entries (and their games), LIST_BATCH at a time.
-LIST_SCAN_LIMIT = 1000
-LIST_BATCH = 100
 
 
 def tables() -> Tables:
@@ -109,42 +105,13 @@ class Games(MethodView):
         `limit` games while `next_cursor` is not null (the filter skipped some). Games created
         while you page do not shift the pages.
         """
-        store = tables().store
-        before = int(query["cursor"]) if query.get("cursor") else None
-        limit = query["limit"]
-        found: list[dict[str, Any]] = []
-        expired: list[IndexEntry] = []
-        scanned = 0
-        more: bool | None = None  # None: not known yet
-        while len(found) < limit and scanned < LIST_SCAN_LIMIT:
-            # The first read asks for what the page needs and one more (whether a next page
-            # exists, without another read of every bucket); a filter may need more.
-            size = min(limit + 1 if scanned == 0 else LIST_BATCH, LIST_SCAN_LIMIT - scanned)
-            batch = store.list_index(before, size)
-            records = store.load_many([entry.game_id for entry in batch])
-            consumed = 0
-            for entry, record in zip(batch, records, strict=True):
-                before = entry.place
-                scanned += 1
-                consumed += 1
-                if record is None:
-                    expired.append(entry)
-                elif query.get("game_type") in (None, record.game_type) and query.get("status") in (
-                    None,
-                    record.status,
-                ):
-                    found.append(tables().summarise(record))
-                    if len(found) == limit:
-                        break
-            if consumed < len(batch):
-                more = True  # the page filled before the batch ended
-            elif len(batch) < size:
-                more = False  # the index ends here
-                break
-        store.forget(expired)
-        if more is None:
-            more = before is not None and bool(store.list_index(before, 1))
-        return {"games": found, "next_cursor": str(before) if more else None}
+        found, after = tables().list_games(
+            query.get("game_type"),
+            query.get("status"),
+            int(query["cursor"]) if query.get("cursor") else None,
+            query["limit"],
+        )
+        return {"games": found, "next_cursor": None if after is None else str(after)}
 
 
 @blp.route("/games/<game_id>")

@@ -9,11 +9,10 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from cardroom import rematch, replays
 from cardroom.api.apidoc import operation
 from cardroom.api.games import BEARER, bearer_token, json_response, tables
 from cardroom.api.schemas import GameSummarySchema
-from cardroom.service import GameNotFinished, etag_for
+from cardroom.service import etag_for
 
 blp = Blueprint(
     "history",
@@ -55,10 +54,7 @@ class GameReplay(MethodView):
         """A finished game, step by step: options, seed, seats, every step of the log with its
         events unredacted and the hands after it. Before the game ends: 409
         `game-not-finished`, revealing nothing."""
-        record = tables().open(game_id, None)[0]
-        if record.status != "finished":
-            raise GameNotFinished("a replay is shown once the game is finished")
-        response = json_response(replays.build(record))
+        response = json_response(tables().replay(game_id))
         # A finished game never changes (until it expires): caches may keep its replay.
         response.headers["Cache-Control"] = "public, max-age=3600"
         return response
@@ -79,5 +75,5 @@ class Rematch(MethodView):
         same game; each takes its seat there with `join` and its token of this game
         (`Authorization`), and bot seats stay bots. The finished game's summary and view
         name it as `rematch`."""
-        record = rematch.rematch(tables(), game_id, bearer_token())
+        record = tables().rematch(game_id, bearer_token())
         return tables().summarise(record), 200, {"Location": f"/v1/games/{record.id}"}

@@ -21,21 +21,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import redis
 from flask import Flask, Response, request
 from limits import parse_many
-from limits.storage import Storage, storage_from_string
+from limits.storage import Storage
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from cardroom.api.problems import problem
 from cardroom.config import Settings
-from cardroom.store.connection import (
-    CLUSTER_ERRORS,
-    CLUSTER_SCHEMES,
-    limits_storage,
-    parse_redis_url,
-)
+from cardroom.service import Tables
 
 MAX_JSON_DEPTH = 16
 # What a hostile number needs: NaN/Infinity, hundreds of digits, or a 3-digit exponent.
@@ -130,7 +124,7 @@ class RateLimiter:
     Only the limited routes pay for it: the check runs inside their view functions, not as
     a hook on every request (flask-limiter's hooks cost ~75 µs on each view and action).
     The storage is made on the first check: a cluster's connects as it is made, and the
-    server must start (and answer 503) while its Redis is down.
+    server must start (and answer 503) while its Redis is down (``Tables.counter_storage``).
     """
 
     def __init__(self, storage: Callable[[], Storage], wanted: dict[str, str]):
@@ -144,10 +138,7 @@ class RateLimiter:
         if self._strategy is None:
             with self._lock:
                 if self._strategy is None:
-                    try:
-                        self._strategy = FixedWindowRateLimiter(self._storage())
-                    except CLUSTER_ERRORS as error:
-                        raise redis.exceptions.ConnectionError(str(error)) from None
+                    self._strategy = FixedWindowRateLimiter(self._storage())
         return self._strategy
 
     def check(self, route: str) -> Response | None:
@@ -183,23 +174,16 @@ def init_app(app: Flask, settings: Settings) -> RateLimiter | None:
         return None
     for limit in wanted.values():
         parse_many(limit)  # a typo in a setting fails at start, not on the first request
-    uri, options = storage_uri(settings), {}
-    store = app.extensions.get("cardroom.tables")
-    if uri.split("://")[0] in CLUSTER_SCHEMES:
-        # The same cluster, credentials, TLS and timeouts; limits makes a client of its own,
-        # which connects as it is made: on the first check.
-        uri, options = limits_storage(
-            parse_redis_url(uri),
-            pool_size=settings.redis_pool_size,
-            socket_timeout=settings.redis_socket_timeout,
-        )
-        limiter = RateLimiter(lambda: storage_from_string(uri, **options), wanted)
-    else:
-        if not settings.rate_limit_storage and store is not None:
-            # The game store's pool: the same Redis, timeouts and connection budget.
-            options["connection_pool"] = store.store.client.connection_pool
-        storage = storage_from_string(uri, **options)  # a bad URI fails at start
-        limiter = RateLimiter(lambda: storage, wanted)
+    tables: Tables = app.extensions["cardroom.tables"]
+    # Counted in the game store's Redis, on its connection pool, unless RATE_LIMIT_STORAGE
+    # names another Redis.
+    storage = tables.counter_storage(
+        storage_uri(settings),
+        pool_size=settings.redis_pool_size,
+        socket_timeout=settings.redis_socket_timeout,
+        shared=not settings.rate_limit_storage,
+    )
+    limiter = RateLimiter(storage, wanted)
     endpoints = {
         rule.rule: rule.endpoint
         for rule in app.url_map.iter_rules()

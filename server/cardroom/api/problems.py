@@ -14,18 +14,19 @@ from cardroom.api.jsonio import COMPACT
 from cardroom.api.observability import count_redis_error
 from cardroom.games.base import GameOver, IllegalAction, InvalidOptions, NotYourTurn
 from cardroom.service import (
+    Conflict,
     GameFull,
     GameNotFinished,
     GameNotStarted,
     IdempotencyKeyReused,
     InvalidRequest,
     NotFound,
+    OutcomeUnknown,
     PreconditionFailed,
     SeatReserved,
     SeatTaken,
     Unauthorized,
 )
-from cardroom.store import Conflict, OutcomeUnknown
 
 log = logging.getLogger("cardroom.api")
 

@@ -57,9 +57,7 @@ from wsproto.utilities import LocalProtocolError, RemoteProtocolError
 from cardroom.api.jsonio import dumps_bytes, loads
 from cardroom.api.observability import count_action
 from cardroom.games.base import redact_event
-from cardroom.service import InvalidRequest, Tables, etag_for
-from cardroom.store.changes import Watch
-from cardroom.store.games import GameRecord
+from cardroom.service import GameRecord, InvalidRequest, Tables, Watch, etag_for
 
 log = logging.getLogger("cardroom.socket")
 
@@ -162,7 +160,7 @@ class _Session:
             status = self._send_problem(None, error)
             self._close(4000 + status if 400 <= status < 600 else 1011, "refused")
             return
-        with self.tables.store.watch(self.game_id) as watch:
+        with self.tables.watch(self.game_id) as watch:
             self._watch = watch
             reader = threading.Thread(target=copy_current_request_context(self._read), daemon=True)
             reader.start()

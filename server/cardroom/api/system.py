@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import flask_swagger_ui
-import redis
 from flask import Blueprint as FlaskBlueprint
 from flask import current_app, send_from_directory
 from flask.views import MethodView
@@ -15,7 +14,6 @@ from flask_smorest import Blueprint
 from cardroom.api.apidoc import operation
 from cardroom.api.problems import PROBLEM_TYPES, problem
 from cardroom.api.schemas import HealthSchema
-from cardroom.store.connection import CLUSTER_ERRORS, cluster_health, is_cluster
 
 blp = Blueprint("system", __name__, description="Health and problem types.")
 
@@ -44,15 +42,13 @@ class Health(MethodView):
         """200 once the server can serve: Redis answers. On a Redis Cluster, `cluster` tells
         what its primaries say: `ok` when every one answers and reports `cluster_state:ok`;
         `degraded` (still 200) when one does not answer and the others say ok."""
-        store = current_app.extensions["cardroom.tables"].store
-        try:
-            if not is_cluster(store.client):
-                store.ping()
-                return {"status": "ok", "redis": "ok"}
-            cluster = cluster_health(store.client)
-        except (redis.exceptions.RedisError, *CLUSTER_ERRORS) as error:
-            body = {"status": "unavailable", "redis": error.__class__.__name__}
+        health = current_app.extensions["cardroom.tables"].storage_health()
+        if "error" in health:
+            body = {"status": "unavailable", "redis": health["error"]}
             return body, 503, {"Retry-After": "2"}
+        cluster = health.get("cluster")
+        if cluster is None:
+            return {"status": "ok", "redis": "ok"}
         if cluster["state"] == "ok":
             return {"status": "ok", "redis": "ok", "cluster": cluster}
         if cluster["state"] == "degraded":

@@ -26,7 +26,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import redis
@@ -34,6 +34,9 @@ from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.commands.core import Script
 from redis.retry import Retry
+
+if TYPE_CHECKING:
+    from limits.storage import Storage
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 SINGLE_SCHEMES = ("redis", "rediss", "unix")
@@ -340,6 +343,35 @@ def limits_storage(
         retry=no_retries(),
     )
     return f"redis+cluster://{quote(hosts, safe=':,[]')}", options
+
+
+def counter_storage(
+    uri: str, *, pool_size: int, socket_timeout: float, sharing: Any = None
+) -> Callable[[], Storage]:
+    """The ``limits`` library's storage on ``uri`` (the rate limits' counters), as a function
+    that gives it. On a Redis Cluster it is made on the first call, with the same credentials,
+    TLS and timeouts (``limits_storage``): its client connects as it is made, and the server
+    must start (and answer 503) while its Redis is down; a cluster's error then reads as a
+    ConnectionError. On one Redis it is made now (a bad URI fails at start), on the
+    connection pool of ``sharing`` if given (a client of the same Redis: the same timeouts
+    and connection budget)."""
+    from limits.storage import storage_from_string
+
+    if uri.split("://")[0] in CLUSTER_SCHEMES:
+        cluster_uri, options = limits_storage(
+            parse_redis_url(uri), pool_size=pool_size, socket_timeout=socket_timeout
+        )
+
+        def connect() -> Storage:
+            try:
+                return storage_from_string(cluster_uri, **options)
+            except CLUSTER_ERRORS as error:
+                raise redis.exceptions.ConnectionError(str(error)) from None
+
+        return connect
+    shared = {} if sharing is None else {"connection_pool": sharing.connection_pool}
+    storage = storage_from_string(uri, **shared)
+    return lambda: storage
 
 
 def main() -> None:

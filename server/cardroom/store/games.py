@@ -53,6 +53,7 @@ import secrets
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,7 +64,7 @@ from redis.commands.core import Script
 
 from cardroom.store import buckets
 from cardroom.store.changes import ChangeFeed, Watch
-from cardroom.store.connection import DeferredCluster
+from cardroom.store.connection import CLUSTER_ERRORS, DeferredCluster, cluster_health, is_cluster
 from cardroom.store.due import DueSet
 from cardroom.store.recent import KEPT_GAMES, RecentGames
 
@@ -80,6 +81,10 @@ SEAL_AFTER = 16
 # that did not settle).
 _CREATE_ELSEWHERE = (redis.exceptions.TryAgainError, redis.exceptions.ClusterError)
 CREATE_ATTEMPTS = 3
+# A page of the listing reads at most this many index entries (and their games), LIST_BATCH
+# at a time.
+LIST_SCAN_LIMIT = 1000
+LIST_BATCH = 100
 
 
 def index_key(bucket: int) -> str:
@@ -383,6 +388,18 @@ class GameStore:
     def ping(self) -> bool:
         return bool(self.client.ping())
 
+    def health(self) -> dict[str, Any]:
+        """Whether Redis answers: ``{}`` when one Redis answers PING; on a Redis Cluster,
+        ``cluster``: what its primaries say (``cluster_health``); ``error``, the error's class
+        name, when it cannot be reached."""
+        try:
+            if not is_cluster(self.client):
+                self.ping()
+                return {}
+            return {"cluster": cluster_health(self.client)}
+        except (redis.exceptions.RedisError, *CLUSTER_ERRORS) as error:
+            return {"error": error.__class__.__name__}
+
     def load(self, game_id: str, idempotency: str | None = None, acting: bool = False) -> Loaded:
         """The game (and a stored response for ``idempotency``, a full key) in one round trip.
 
@@ -665,6 +682,44 @@ class GameStore:
                 for key, bound in bounds.items()
                 if bound is not None and (kth is None or bound > kth)
             ]
+
+    def page(
+        self, before: int | None, limit: int, wanted: Callable[[GameRecord], bool]
+    ) -> tuple[list[GameRecord], int | None]:
+        """Up to ``limit`` games that ``wanted`` keeps, newest first, placed before ``before``
+        (None: from the newest), and the place the next page starts before (None: there is
+        no next page). At most LIST_SCAN_LIMIT entries are read, so a page may hold fewer
+        games and still have a next one. Entries of expired games met are dropped."""
+        found: list[GameRecord] = []
+        expired: list[IndexEntry] = []
+        scanned = 0
+        more: bool | None = None  # None: not known yet
+        while len(found) < limit and scanned < LIST_SCAN_LIMIT:
+            # The first read asks for what the page needs and one more (whether a next page
+            # exists, without another read of every bucket); a filter may need more.
+            size = min(limit + 1 if scanned == 0 else LIST_BATCH, LIST_SCAN_LIMIT - scanned)
+            batch = self.list_index(before, size)
+            records = self.load_many([entry.game_id for entry in batch])
+            consumed = 0
+            for entry, record in zip(batch, records, strict=True):
+                before = entry.place
+                scanned += 1
+                consumed += 1
+                if record is None:
+                    expired.append(entry)
+                elif wanted(record):
+                    found.append(record)
+                    if len(found) == limit:
+                        break
+            if consumed < len(batch):
+                more = True  # the page filled before the batch ended
+            elif len(batch) < size:
+                more = False  # the index ends here
+                break
+        self.forget(expired)
+        if more is None:
+            more = before is not None and bool(self.list_index(before, 1))
+        return found, before if more else None
 
     def load_many(self, game_ids: list[str]) -> list[GameRecord | None]:
         pipe = self.client.pipeline(transaction=False)
