@@ -9,7 +9,8 @@ import redis
 
 from cardroom.store import buckets
 from cardroom.store.embedded_cluster import EmbeddedCluster
-from cardroom.store.games import LEGACY_INDEX_KEY, game_key, index_key
+from cardroom.store.listing import LEGACY_INDEX_KEY, index_key
+from cardroom.store.record import game_key
 
 
 def master_port_of(cluster: EmbeddedCluster, game_id: str) -> int:

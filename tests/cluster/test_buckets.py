@@ -9,7 +9,8 @@ from collections import Counter
 from redis.crc import key_slot
 
 from cardroom.store import buckets
-from cardroom.store.games import game_key, idempotency_key, index_key
+from cardroom.store.listing import index_key
+from cardroom.store.record import game_key, idempotency_key
 
 
 def slot(key: str) -> int:

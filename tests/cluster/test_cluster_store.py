@@ -18,7 +18,7 @@ from cardroom.config import Settings
 from cardroom.store import RedisURLError, buckets
 from cardroom.store.connection import plain_client
 from cardroom.store.embedded_cluster import EmbeddedCluster
-from cardroom.store.games import index_key
+from cardroom.store.listing import index_key
 
 from cluster_kit import master_port_of, page_all, stored_index
 from helpers import create_game, new_table

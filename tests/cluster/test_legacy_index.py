@@ -10,10 +10,10 @@ import secrets
 import pytest
 
 from cardroom.app import create_app
-from cardroom.store import buckets
-from cardroom.store import games as store_games
+from cardroom.store import buckets, listing
 from cardroom.store.connection import plain_client
-from cardroom.store.games import LEGACY_INDEX_KEY, game_key
+from cardroom.store.listing import LEGACY_INDEX_KEY
+from cardroom.store.record import game_key
 
 from cluster_kit import stored_index
 from helpers import auth, create_game, join_all, view
@@ -96,7 +96,7 @@ def test_old_games_are_played_under_their_old_keys(client, raw, old_games):
 def test_expired_old_games_leave_the_old_index_and_then_it_is_read_no_more(
     settings, raw, old_games, monkeypatch
 ):
-    monkeypatch.setattr(store_games, "LEGACY_CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(listing, "LEGACY_CHECK_SECONDS", 0.0)
     store = create_app(settings).extensions["cardroom.tables"].store
     raw.delete(game_key(old_games[1]))  # expired
     client = create_app(settings).test_client()
@@ -107,10 +107,10 @@ def test_expired_old_games_leave_the_old_index_and_then_it_is_read_no_more(
     while cursor and raw.zscore(LEGACY_INDEX_KEY, old_games[1]) is not None:
         cursor = client.get(f"/v1/games?limit=100&cursor={cursor}").get_json()["next_cursor"]
     assert raw.zscore(LEGACY_INDEX_KEY, old_games[1]) is None
-    assert LEGACY_INDEX_KEY in store.index_keys()
+    assert LEGACY_INDEX_KEY in store.listing.index_keys()
     for game_id in old_games:
         raw.delete(game_key(game_id))
         raw.zrem(LEGACY_INDEX_KEY, game_id)
     assert not raw.exists(LEGACY_INDEX_KEY), "Redis drops an empty sorted set"
-    assert LEGACY_INDEX_KEY not in store.index_keys()
-    assert len(store.index_keys()) == buckets.BUCKETS
+    assert LEGACY_INDEX_KEY not in store.listing.index_keys()
+    assert len(store.listing.index_keys()) == buckets.BUCKETS

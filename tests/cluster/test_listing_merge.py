@@ -1,4 +1,4 @@
-"""GameStore.list_index merges the 64 buckets exactly, however the entries are spread: every
+"""Listing.list_index merges the 64 buckets exactly, however the entries are spread: every
 page is the next entries of the whole index, in order, whatever the cursor and page size."""
 
 from __future__ import annotations
@@ -10,21 +10,21 @@ import redis
 
 from cardroom.store import buckets
 from cardroom.store.embedded import EmbeddedRedis
-from cardroom.store.games import GameStore, index_key
+from cardroom.store.listing import Listing, index_key
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
+def listing(tmp_path_factory):
     """A Redis of its own: the index entries here have no games behind them."""
     with EmbeddedRedis(tmp_path_factory.mktemp("merge")) as server:
         client = redis.Redis.from_url(server.url)
-        yield GameStore(client, ttl_seconds=60, idempotency_ttl_seconds=60)
+        yield Listing(client)
         client.close()
 
 
-def fill(store: GameStore, rng: random.Random, spread: str) -> list[int]:
+def fill(listing: Listing, rng: random.Random, spread: str) -> list[int]:
     """Entries placed as the create script places them (x * 64 + bucket); every place."""
-    store.client.flushall()
+    listing.client.flushall()
     weights = {
         "even": [1] * buckets.BUCKETS,
         "one bucket": [1 if b == 7 else 0 for b in range(buckets.BUCKETS)],
@@ -32,7 +32,7 @@ def fill(store: GameStore, rng: random.Random, spread: str) -> list[int]:
         "two buckets far apart": [1 if b in (0, 63) else 0 for b in range(buckets.BUCKETS)],
     }[spread]
     places = []
-    pipe = store.client.pipeline(transaction=False)
+    pipe = listing.client.pipeline(transaction=False)
     x = 1_764_000_000_000
     for number in range(600):
         bucket = rng.choices(range(buckets.BUCKETS), weights)[0]
@@ -47,13 +47,13 @@ def fill(store: GameStore, rng: random.Random, spread: str) -> list[int]:
 
 
 @pytest.mark.parametrize("spread", ["even", "one bucket", "skewed", "two buckets far apart"])
-def test_pages_are_the_whole_index_in_order(store, spread):
+def test_pages_are_the_whole_index_in_order(listing, spread):
     rng = random.Random(spread)
-    truth = fill(store, rng, spread)
+    truth = fill(listing, rng, spread)
     for count in (2, 7, 20, 64, 100):
         seen: list[int] = []
         before = None
-        while page := store.list_index(before, count):
+        while page := listing.list_index(before, count):
             assert len(page) <= count
             seen += [entry.place for entry in page]
             before = page[-1].place
@@ -61,6 +61,6 @@ def test_pages_are_the_whole_index_in_order(store, spread):
     for _ in range(20):
         cursor = rng.choice(truth)
         count = rng.randint(1, 100)
-        page = [entry.place for entry in store.list_index(cursor, count)]
+        page = [entry.place for entry in listing.list_index(cursor, count)]
         start = truth.index(cursor) + 1
         assert page == truth[start : start + count]

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 import pytest
 import requests
 
-from cardroom import service
 from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.store import buckets
 from cardroom.store.connection import plain_client
 from cardroom.store.embedded import free_port
 from cardroom.store.embedded_cluster import EmbeddedCluster
-from cardroom.store.games import index_key
+from cardroom.store.listing import index_key
+from cardroom.table import seating
 
 from cluster_kit import Accepted, replay_matches
 from gunicorns import start_gunicorn, stop_gunicorn
@@ -91,7 +91,7 @@ def test_moving_a_slot_of_live_games_loses_and_doubles_no_acknowledged_action(cl
     source = cluster.node_of_slot(slot)
     target = next(node for node in cluster.primaries if node is not source)
     # Every game of the test in one bucket, so in the slot that moves.
-    monkeypatch.setattr(service, "new_game_id", lambda: buckets.new_game_id(bucket))
+    monkeypatch.setattr(seating, "new_game_id", lambda: buckets.new_game_id(bucket))
     tables = []
     for index in range(GAMES):
         game = create_game(setup, "mr-toast", 3)

@@ -17,10 +17,10 @@ import redis
 
 from cardroom.app import create_app
 from cardroom.config import Settings
-from cardroom.steps import Replay
 from cardroom.store import Conflict, GameRecord
-from cardroom.store.games import game_key
 from cardroom.store.recent import RecentGames
+from cardroom.store.record import game_key
+from cardroom.table.steps import Replay
 
 from helpers import auth, new_table, view
 

@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from cardroom.store import Conflict
-from cardroom.store.games import dump_json, game_key, idempotency_key
+from cardroom.store.record import dump_json, game_key, idempotency_key
 
 from helpers import auth, new_table, view
 
@@ -70,7 +70,8 @@ def test_a_stale_revision_is_refused_and_changes_nothing(client, app):
 
 
 def test_a_game_is_one_hash_holding_its_log_and_its_events_are_rebuilt_from_it(client, raw):
-    """No event is stored: the log (a few hundred bytes) rebuilds every one (cardroom.steps)."""
+    """No event is stored: the log (a few hundred bytes) rebuilds every one
+    (cardroom.table.steps)."""
     game_id, tokens = new_table(client, "mr-toast", 4, seed=3)
     choices = random.Random(3)
     for _ in range(40):

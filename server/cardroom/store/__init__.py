@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from cardroom.config import Settings
 from cardroom.store.connection import RedisURLError, make_client, parse_redis_url
-from cardroom.store.games import (
-    Answered,
-    Conflict,
-    GameRecord,
-    GameStore,
-    Gone,
-    OutcomeUnknown,
-)
+from cardroom.store.games import GameStore, Loaded
+from cardroom.store.record import GameRecord, dump_json, hash_token, idempotency_key
+from cardroom.store.writes import Answered, Conflict, Gone, OutcomeUnknown
 
 __all__ = [
     "Answered",
@@ -19,9 +14,13 @@ __all__ = [
     "GameRecord",
     "GameStore",
     "Gone",
+    "Loaded",
     "OutcomeUnknown",
     "RedisURLError",
     "connect",
+    "dump_json",
+    "hash_token",
+    "idempotency_key",
 ]
 
 

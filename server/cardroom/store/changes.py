@@ -1,7 +1,7 @@
 """Every game's changes, heard once per process and passed to whoever here waits for them.
 
 Each commit ``PUBLISH``es ``<rev> <write id>`` on ``cardroom:game:{ID}:changed``
-(``cardroom.store.games``). A process holds one pattern subscription to all of those channels
+(``cardroom.store.writes``). A process holds one pattern subscription to all of those channels
 (``PSUBSCRIBE``, on one connection read by one background thread: a greenlet under gunicorn's
 gevent worker) and wakes the waiters of the game named, instead of opening a subscription,
 and a connection, per waiting request (docs/architecture.md, "Following a game").

@@ -19,12 +19,13 @@ single Redis that is down), and connects on the first request that finds one.
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import select
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -163,7 +164,9 @@ def make_client(
         )
         return redis.Redis(
             connection_pool=redis.BlockingConnectionPool(
-                connection_class=cheap_ready_check(parsed.connection_class),
+                connection_class=cheap_ready_check(
+                    parsed.connection_class, parsed.connection_kwargs
+                ),
                 max_connections=pool_size,
                 timeout=wait,
                 **parsed.connection_kwargs,
@@ -180,16 +183,14 @@ def make_client(
     )
 
 
-def _real_poll() -> Callable[[], Any] | None:
+def _os_poll() -> Callable[[], Any]:
     """``select.poll`` as the operating system gives it, also where gevent patched it."""
-    try:
-        from gevent import monkey
-    except ImportError:
-        return getattr(select, "poll", None)
-    return monkey.get_original("select", "poll") if hasattr(select, "poll") else None
+    from gevent import monkey
+
+    return monkey.get_original("select", "poll")  # type: ignore[no-any-return]
 
 
-_POLL = _real_poll()
+OS_POLL = _os_poll()
 
 
 class _CheapReadyCheck:
@@ -204,6 +205,10 @@ class _CheapReadyCheck:
     looked at: a reply it has not returned is left only by a read that raised, and then
     redis-py drops the connection. (The turn of the event loop that gevent's poll gave
     each command is given once per HTTP request instead: ``cardroom.arrival``.)
+
+    ``_sock`` is redis-py's, not its public API ("Borrowed internals" on the same page):
+    ``cheap_ready_check`` refuses a connection class without it, and
+    tests/test_borrowed_internals.py fails if it stops being the connection's socket.
     """
 
     _sock: Any
@@ -212,10 +217,10 @@ class _CheapReadyCheck:
         if timeout != 0:
             return super().can_read(timeout)  # type: ignore[misc]
         sock = self._sock
-        if _POLL is not None and sock is not None:
+        if sock is not None:
             pending = getattr(sock, "pending", None)  # TLS: bytes decrypted, not yet read
             if not (pending is not None and pending()):
-                poller = _POLL()
+                poller = OS_POLL()
                 poller.register(sock, select.POLLIN)
                 if not poller.poll(0):
                     return False
@@ -225,9 +230,21 @@ class _CheapReadyCheck:
 _CHEAP: dict[type, type] = {}
 
 
-def cheap_ready_check(connection_class: type) -> type:
-    """``connection_class`` with the ready check of ``_CheapReadyCheck``."""
+def cheap_ready_check(connection_class: type, connection_kwargs: dict[str, Any]) -> type:
+    """``connection_class`` with the ready check of ``_CheapReadyCheck``; RuntimeError at
+    start if redis-py's connection no longer has what that check relies on."""
     if connection_class not in _CHEAP:
+        timeout = inspect.signature(connection_class.can_read).parameters.get("timeout")
+        if timeout is None or timeout.default != 0:
+            raise RuntimeError(
+                f"redis-py's {connection_class.__name__}.can_read takes no timeout=0:"
+                " this redis-py is not supported (docs/architecture.md, 'Borrowed internals')"
+            )
+        if not hasattr(connection_class(**connection_kwargs), "_sock"):
+            raise RuntimeError(
+                f"redis-py's {connection_class.__name__} has no _sock: this redis-py is not"
+                " supported (docs/architecture.md, 'Borrowed internals')"
+            )
         _CHEAP[connection_class] = type(
             connection_class.__name__, (_CheapReadyCheck, connection_class), {}
         )
@@ -281,14 +298,28 @@ class DeferredCluster:
                         raise redis.exceptions.ConnectionError(str(error)) from None
         return self._client
 
-    def register_script(self, script: str) -> Script:
-        return Script(self, script)  # Script calls evalsha/script_load through self
-
-    def get_encoder(self) -> Any:
-        return redis.connection.Encoder("utf-8", "strict", False)
+    def register_script(self, script: str) -> DeferredScript:
+        return DeferredScript(self, script)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.client, name)
+
+
+class DeferredScript:
+    """A Lua script of a ``DeferredCluster``, registered with its client (redis-py's
+    ``register_script``) when first run, so that registering does not build the client."""
+
+    def __init__(self, cluster: DeferredCluster, script: str):
+        self.cluster = cluster
+        self.script = script
+        self._registered: Script | None = None
+
+    def __call__(
+        self, keys: Sequence[Any] = (), args: Sequence[Any] = (), client: Any = None
+    ) -> Any:
+        if self._registered is None:
+            self._registered = self.cluster.client.register_script(self.script)
+        return self._registered(keys=keys, args=args, client=client)
 
 
 def is_cluster(client: Any) -> bool:

@@ -11,7 +11,7 @@ at random. So each process measures how often a kept game was current when an ac
 for it (a guess that committed, or an action's load that found the kept game unchanged), as
 a moving average of the last few dozen actions, and guesses only while that share stays at
 or above ``GUESS_FROM`` (about where a guess stops paying for the game whose stale guesses
-cost most: docs/benchmarks.md, "Kept games").
+cost most: docs/benchmark-history.md, "Kept games").
 """
 
 from __future__ import annotations
@@ -119,5 +119,5 @@ def plain_lock() -> Any:
 
 def same_write(one: dict[bytes, bytes], other: dict[bytes, bytes]) -> bool:
     """Two reads of a game's hash hold the same write: every write sets a new ``rev`` and
-    write id ``w`` (store/games.py), so equal pairs mean equal contents."""
+    write id ``w`` (store/writes.py), so equal pairs mean equal contents."""
     return one[b"rev"] == other[b"rev"] and one.get(b"w") == other.get(b"w")
