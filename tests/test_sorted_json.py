@@ -1,4 +1,4 @@
-"""An Idempotency-Key keeps a digest of its action's sorted compact JSON (cardroom.service).
+"""An Idempotency-Key keeps a digest of its action's sorted compact JSON (table/idempotency.py).
 ``sorted_json`` makes those bytes with orjson when they are the stdlib's and with the stdlib
 otherwise: a key stored by a release that used the stdlib alone (every release before this
 one) must still match a retry of the same action, and no action may match another's."""
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.service import sorted_json
+from cardroom.table.idempotency import sorted_json
 
 
 def stdlib(value: object) -> bytes:

@@ -1,4 +1,4 @@
-"""A game's log replays to exactly what live play produced (cardroom.steps), with no Redis.
+"""A game's log replays to exactly what live play produced (cardroom.table.steps), with no Redis.
 
 Events are not stored: every event a client reads is rebuilt from the log. These tests play
 random games the way the service does (a step, then the state through JSON as a commit and a
@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 
-from cardroom import steps
-from cardroom.games import get_game
 from cardroom.games.base import RuleError
-from cardroom.service import Tables
-from cardroom.steps import Replay
-from cardroom.store.games import SEAL_AFTER, GameRecord, GameStore, dump_json
+from cardroom.registry import get_game
+from cardroom.store.record import SEAL_AFTER, GameRecord, dump_json
+from cardroom.table import Tables, steps
+from cardroom.table.steps import Replay
 
 CREATED_AT = 1_764_433_845.123456
 THINKING_MS = (0, 1, 250, 1_500, 4_999, 40_000)
@@ -169,7 +168,7 @@ def test_the_log_is_kept_whole_across_sealing() -> None:
     for index in range(SEAL_AFTER * 3 + 5):
         record.log([index % 2, {"type": "end_turn"}, index])
         written += record.pending
-        record.log_written(*GameStore._log_update(record))
+        record.log_written(*record.log_update())
         assert [line.decode() for line in record.log_lines()] == written
         assert record.log_tail.count(b"\n") < SEAL_AFTER
     assert record.log_sealed, "the log was never compressed"

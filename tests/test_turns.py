@@ -1,4 +1,4 @@
-"""One action at a time per game in one process (cardroom.turns).
+"""One action at a time per game in one process (cardroom.table.turns).
 
 Two actions on one game in one process used to run side by side from the same game: the
 second's compare-and-set was refused and it ran again (its rules, its answer, a round trip
@@ -15,7 +15,7 @@ import pytest
 
 from cardroom.app import create_app
 from cardroom.store import Conflict
-from cardroom.turns import GameTurns
+from cardroom.table.turns import GameTurns
 
 from helpers import auth, new_table, view
 

@@ -19,9 +19,9 @@ from cardroom.api.schemas import (
 )
 from cardroom.arrival import ArrivalGuard
 from cardroom.config import Settings
-from cardroom.games import registry
-from cardroom.service import BotBudget, Tables
+from cardroom.registry import registry
 from cardroom.store import GameStore, connect
+from cardroom.table import BotBudget, Tables
 
 API_DESCRIPTION = """\
 cardroom hosts turn-based card games with hidden hands: {games}.
@@ -54,7 +54,7 @@ class CardroomFlask(Flask):
 
 class CardroomApi(Api):
     """flask-smorest's Api, answering errors as problem details and documenting them so
-    (api/apidoc.py writes each operation's problems and a problem+json ``default``)."""
+    (api/apidoc/operations.py writes each operation's problems and a problem+json ``default``)."""
 
     DEFAULT_ERROR_RESPONSE_NAME = None
     ERROR_SCHEMA = ProblemSchema
@@ -98,7 +98,7 @@ def create_app(settings: Settings | None = None, store: GameStore | None = None)
     api.register_blueprint(history.blp)
     api.register_blueprint(system.blp)
     # The action and create bodies are read loosely (the engine judges them) and documented
-    # per game, as `Action` and `CreateGameRequest` (api/apidoc.py).
+    # per game, as `Action` and `CreateGameRequest` (api/apidoc/).
     for loose in (ActionBodySchema, CreateGameSchema, BotSeatBodySchema):
         api.spec.components.schemas.pop(api.ma_plugin.converter.schema_name_resolver(loose))
     app.register_blueprint(system.assets)

@@ -1,6 +1,6 @@
 """The progression loop: due work done with no request (docs/operations.md, "Bot play").
 
-A request plays bots only within its budget (``cardroom.service.BotBudget``); a game whose
+A request plays bots only within its budget (``cardroom.table.bot_play.BotBudget``); a game whose
 bots still have moves, or whose deadline (a timed reaction window, a turn clock) is set, is
 entered in the due set (``cardroom.store.due``) for when its work is due. Every API worker
 may run this loop: it claims due games under a lease, advances each through the same
@@ -22,9 +22,9 @@ from typing import Any
 
 import redis
 
-from cardroom.service import NotFound, Tables
 from cardroom.store import Conflict, OutcomeUnknown
 from cardroom.store.connection import CLUSTER_ERRORS
+from cardroom.table import NotFound, Tables
 
 log = logging.getLogger("cardroom.progress")
 
@@ -115,7 +115,7 @@ class Progression:
 
 def start_for_app(app: Any) -> Progression | None:
     """Start the loop for a Flask app built by ``create_app``, as its settings say (another
-    app served with the same gunicorn config, such as the bench's floor app, gets none)."""
+    WSGI app served with the same gunicorn config gets none)."""
     settings = getattr(app, "config", {}).get("CARDROOM_SETTINGS")
     if settings is None or not settings.progression:
         return None

@@ -1,8 +1,9 @@
 """``cardroom simulate``: bot policies play each other in-process, many games, and compare.
 
 No HTTP and no Redis: the engines are driven the way the server drives bot seats
-(``Service._run_bots``): take the lowest seat the game awaits, let its policy choose among
-that seat's legal actions from that seat's view, apply, until the game has a result.
+(``table/bot_play.py``, ``play_bots``): take the lowest seat the game awaits, let its policy
+choose among that seat's legal actions from that seat's view, apply, until the game has a
+result.
 
 Policies cycle over the seats and rotate by one seat each game (game ``g``: seat ``s`` plays
 ``policies[(s + g) % len(policies)]``), so no policy keeps the first or last seat. Every
@@ -25,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from cardroom.bots import Policy, choose, next_bot_seat
-from cardroom.games import get_game, get_policy, policy_names, registry
 from cardroom.games.base import Game, InvalidOptions, RuleError
+from cardroom.registry import get_game, get_policy, policy_names, registry
 
 # z for a two-sided 95% interval.
 Z95 = 1.959963984540054

@@ -7,9 +7,9 @@ from typing import Any
 
 from cardroom.app import create_app
 from cardroom.config import Settings
-from cardroom.games import get_game
-from cardroom.service import Tables
+from cardroom.registry import get_game
 from cardroom.store import GameRecord
+from cardroom.table import Tables
 
 START = 1_800_000_000.0
 

@@ -6,8 +6,8 @@ import pytest
 from clock_kit import clocked_app
 
 from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
-from cardroom.service import PreconditionFailed, Tables, etag_for
 from cardroom.store.embedded import EmbeddedRedis
+from cardroom.table import PreconditionFailed, Tables, etag_for
 
 T0 = 1000.0
 

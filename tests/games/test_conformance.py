@@ -2,7 +2,7 @@
 test on every game): a game added to the registry gets all of it by registering.
 
 Random games, with options drawn from the game's own option specs, are played through the
-same steps the service uses (cardroom.steps). At every step:
+same steps the service uses (cardroom.table.steps). At every step:
 
 - ``to_act`` names who may act, and only they have legal actions;
 - every listed action is accepted (on a copy), and conforms to its declared move;
@@ -31,13 +31,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardroom import steps
-from cardroom.games import get_game, registry
 from cardroom.games.base import Game, IllegalAction, InvalidOptions, NotYourTurn, RuleError
 from cardroom.games.base import redact_event as redact
 from cardroom.games.moves import Move
-from cardroom.steps import Replay
-from cardroom.store.games import GameRecord
+from cardroom.registry import get_game, registry
+from cardroom.store.record import GameRecord
+from cardroom.table import steps
+from cardroom.table.steps import Replay
 
 GAMES = sorted(registry())
 SHAPES: dict[str, Any] = {}

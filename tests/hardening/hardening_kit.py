@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.games import get_game
-from cardroom.steps import Replay
+from cardroom.registry import get_game
 from cardroom.store.connection import plain_client
-from cardroom.store.games import GameRecord, game_key
+from cardroom.store.record import GameRecord, game_key
+from cardroom.table.steps import Replay
 
 STAMPS = ("seq", "version", "actor")
 

@@ -10,7 +10,7 @@ import redis
 from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
-from cardroom.store.games import game_key
+from cardroom.store.record import game_key
 
 from helpers import auth, create_game, join_all, view
 

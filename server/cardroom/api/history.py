@@ -12,7 +12,7 @@ from flask_smorest import Blueprint
 from cardroom.api.apidoc import operation
 from cardroom.api.games import BEARER, bearer_token, json_response, tables
 from cardroom.api.schemas import GameSummarySchema
-from cardroom.service import etag_for
+from cardroom.table import etag_for
 
 blp = Blueprint(
     "history",
@@ -34,9 +34,9 @@ class ComeBack(MethodView):
         """Come back to a seat the turn clock marked away (after `away_after` timeouts in a
         row): the game waits for you again, with a fresh clock. Nothing changes for a seat
         that is not away."""
-        service = tables()
-        record, seat = service.come_back(game_id, bearer_token())
-        view = service.shape_view(record, seat)
+        table = tables()
+        record, seat = table.come_back(game_id, bearer_token())
+        view = table.shape_view(record, seat)
         view["etag"] = etag_for(record, seat)
         response = json_response(view)
         response.set_etag(view["etag"])

@@ -29,7 +29,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from cardroom.api.problems import problem
 from cardroom.config import Settings
-from cardroom.service import Tables
+from cardroom.table import Tables
 
 MAX_JSON_DEPTH = 16
 # What a hostile number needs: NaN/Infinity, hundreds of digits, or a 3-digit exponent.

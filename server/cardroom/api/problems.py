@@ -13,7 +13,7 @@ from werkzeug.routing.exceptions import WebsocketMismatch
 from cardroom.api.jsonio import COMPACT
 from cardroom.api.observability import count_redis_error
 from cardroom.games.base import GameOver, IllegalAction, InvalidOptions, NotYourTurn
-from cardroom.service import (
+from cardroom.table import (
     Conflict,
     GameFull,
     GameNotFinished,

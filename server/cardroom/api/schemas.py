@@ -111,8 +111,8 @@ class GameTypeListSchema(Schema):
 # A create request is read for its form here (fields present, of their JSON types, within
 # the general limits); what only the game can judge (the game type, its number of players,
 # the seats and policies of its bots, its options) is the table's to refuse, each as
-# problem `invalid` naming the field (service.Tables.create). The document describes the
-# body per game, as `CreateGameRequest` and `BotSeat` (api/apidoc.py).
+# problem `invalid` naming the field (table.seating.create). The document describes the
+# body per game, as `CreateGameRequest` and `BotSeat` (api/apidoc/).
 
 
 class BotSeatBodySchema(Schema):
@@ -263,7 +263,7 @@ class JoinResultSchema(Schema):
 
 class ActionBodySchema(OpenSchema):
     """An action as the server first reads it: an object with a `type`; the engine checks
-    the rest. The document describes it as `Action` (api/apidoc.py)."""
+    the rest. The document describes it as `Action` (api/apidoc/)."""
 
     type = fields.String(required=True, validate=validate.Length(min=1, max=32))
 

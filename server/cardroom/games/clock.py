@@ -14,7 +14,7 @@ it. Without ``away_bot`` its waits time out at once (its default moves keep the 
 with ``away_bot`` the clock leaves it alone and the server's bot of that policy plays it.
 Either way it is back when its owner says so (``Game.seat_back``). Bot seats have no clock.
 
-Time is in whole milliseconds, as the log carries it (``cardroom.steps``). The clock's part of
+Time is in whole milliseconds, as the log carries it (``cardroom.table.steps``). The clock's part of
 the state, ``state["clock"]``::
 
     turn_ms, bank_ms   the allowance of a wait and the initial bank (0 when not set)

@@ -1,6 +1,6 @@
 """Rematches: a finished game's "play again" (boardgame.io's ``playAgain``), docs/api.md.
 
-A seat of a finished game asks for a rematch (``Tables.rematch``, cardroom.service); the
+A seat of a finished game asks for a rematch (``Tables.rematch``, table/seating.py); the
 first ask names the new game in the old one (a compare-and-set on the old game), then creates
 it with that id (``new_game``): the same game type, players and options (a stacked deck
 aside: it is known to everyone now, so the rematch is dealt from a new secret seed), the same
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import secrets
 
-from cardroom import steps
-from cardroom.games import get_game
+from cardroom.registry import get_game
 from cardroom.store import GameRecord
 from cardroom.store.buckets import new_game_id
+from cardroom.table import steps
 
 
 def new_game(old: GameRecord, now: float) -> GameRecord:

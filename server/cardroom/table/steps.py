@@ -24,8 +24,8 @@ from typing import Any
 
 import orjson
 
-from cardroom.games import get_game
 from cardroom.games.base import Action, Event, Game
+from cardroom.registry import get_game
 from cardroom.store.games import GameRecord, dump_json
 
 JOINED = "j"

@@ -1,7 +1,7 @@
 """A finished game as a replay: every step with its events unredacted and the hands after it
 (``GET /v1/games/{id}/replay``, docs/api.md "Replays").
 
-The log (``cardroom.steps``) is applied again, entry by entry, through the same functions live
+The log (``cardroom.table.steps``) is applied again, entry by entry, through the same functions live
 play used, so the replay is the game as it was played, timeouts and bot moves included. To
 keep a long game's replay small, a card is described once (``cards``, by id), hands are lists
 of card ids, and a step lists only the hands and scores that it changed: a client rebuilds the
@@ -14,11 +14,11 @@ from typing import Any
 
 import orjson
 
-from cardroom import steps
 from cardroom.games.base import Game
 from cardroom.store.games import GameRecord
+from cardroom.table import steps
 
-# The kinds of step, by their log entry (cardroom.steps).
+# The kinds of step, by their log entry (cardroom.table.steps).
 KINDS = {steps.JOINED: "join", steps.EXPIRED: "timeout", steps.BACK: "back"}
 
 

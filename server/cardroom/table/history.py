@@ -1,4 +1,4 @@
-"""Every event of a game, rebuilt from its log (cardroom.steps), with recent replays kept.
+"""Every event of a game, rebuilt from its log (cardroom.table.steps), with recent replays kept.
 
 Events are read far more often than a game is written: each seat follows them. A replay is
 kept per game in this process, so a read applies only the entries logged since the last one
@@ -11,8 +11,8 @@ import threading
 from collections import OrderedDict
 
 from cardroom.games.base import Event
-from cardroom.steps import Replay
 from cardroom.store.games import GameRecord
+from cardroom.table.steps import Replay
 
 KEPT_REPLAYS = 512
 
