@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Response, current_app, g, request, stream_with_context
+from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from cardroom.api.actions import ActionRequest
 from cardroom.api.apidoc import action_examples, create_examples, operation
 from cardroom.api.jsonio import dumps_bytes
 from cardroom.api.schemas import (
@@ -24,7 +25,8 @@ from cardroom.api.schemas import (
     JoinSchema,
 )
 from cardroom.api.socket import open_socket
-from cardroom.service import InvalidRequest, Tables, etag_for
+from cardroom.table import InvalidRequest, Tables, etag_for
+from cardroom.table.envelopes import EVENT_LIST
 
 blp = Blueprint(
     "games",
@@ -35,7 +37,6 @@ blp = Blueprint(
 
 BEARER = [{"seatToken": []}]
 OPTIONAL_BEARER = [{}, {"seatToken": []}]
-MAX_IDEMPOTENCY_KEY = 255
 
 
 def tables() -> Tables:
@@ -151,7 +152,8 @@ MAX_VIEW_WAIT = 30.0
 
 def view_wait(text: str | None) -> float:
     """The view's `wait` (read by hand: a view is the most frequent request, and a schema
-    would cost it more than the rest of its arguments' handling; docs/benchmarks.md)."""
+    would cost it more than the rest of its arguments' handling; docs/benchmark-history.md,
+    "Request-path shortcuts")."""
     if text is None:
         return 0.0
     try:
@@ -181,16 +183,16 @@ class GameView(MethodView):
         changes and answers with the new view (304 if `wait` passes first): one request
         per change to follow a game (docs/api.md, "Following a game").
         """
-        service = tables()
+        table = tables()
         held = request.if_none_match
         # request.args parses the query string: only when there is one.
         wait = view_wait(request.args.get("wait")) if request.query_string else 0.0
-        record, seat = service.view_after(game_id, bearer_token(), held.contains, wait)
+        record, seat = table.view_after(game_id, bearer_token(), held.contains, wait)
         etag = etag_for(record, seat)
         if held.contains(etag):
             response = Response(status=304)
         else:
-            view = service.shape_view(record, seat)
+            view = table.shape_view(record, seat)
             view["etag"] = etag
             # shape_view builds the wire shape itself; the View component documents it (a
             # marshmallow dump would cost a third of the request).
@@ -251,26 +253,7 @@ class Actions(MethodView):
         Answers with the new version, your new events and your view. Bot seats that get the
         turn play before the answer.
         """
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY:
-            raise InvalidRequest(
-                f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} characters", "Idempotency-Key"
-            )
-        if_match = None
-        sent = request.if_match
-        if sent and not sent.star_tag:
-            if_match = set(sent.as_set())
-        outcome = tables().act(game_id, bearer_token(), action, if_match, key)
-        headers = (
-            {"ETag": f'"{outcome.body["view"]["etag"]}"'}
-            if "etag" in outcome.body.get("view", {})
-            else {}
-        )
-        if outcome.replayed:
-            headers["Idempotent-Replayed"] = "true"
-        else:
-            g.accepted_game_type = outcome.body["view"]["game_type"]  # for the metrics
-        return json_response(outcome.body, outcome.status, headers)
+        return ActionRequest.from_http(game_id, bearer_token(), action).submit(tables()).to_http()
 
 
 @blp.route("/games/<game_id>/events")
@@ -291,7 +274,8 @@ class Events(MethodView):
         _, events, last = tables().events(
             game_id, bearer_token(), query["after"], wait, query["limit"]
         )
-        return json_response({"game_id": game_id, "events": events, "last_seq": last})
+        page = {"game_id": game_id, "events": events, "last_seq": last}
+        return json_response(EVENT_LIST.checked(page))
 
 
 SSE_HEARTBEAT_SECONDS = 15.0

@@ -25,7 +25,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-import orjson
 from flask import Flask, Response, g, has_request_context, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -38,6 +37,7 @@ from prometheus_client import (
 )
 
 from cardroom.config import Settings
+from cardroom.jsonbytes import orjson_if_stdlib
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # A request this slow is logged under CARDROOM_REQUEST_LOG=errors too.
@@ -126,13 +126,9 @@ def _json_line(line: dict[str, Any]) -> str:
         elif kind not in _JSON_SAFE:
             break
     else:
-        try:
-            out = orjson.dumps(line)
-        except TypeError:  # an int beyond 64 bits, a lone surrogate
-            pass
-        else:
-            if out.isascii() and b"\x7f" not in out:
-                return out.decode()
+        out = orjson_if_stdlib(line)
+        if out is not None:
+            return out.decode()
     return json.dumps(line, default=str, separators=(",", ":"))
 
 
@@ -214,7 +210,7 @@ def _count_request(method: str, route: str, status: int, seconds: float) -> None
 
 
 def count_action(game_type: str) -> None:
-    """An accepted action, counted outside a request's end (the game socket's)."""
+    """An accepted action (api/actions.py counts it, for both transports)."""
     _count_action(game_type)
 
 
@@ -258,9 +254,6 @@ def _finish_request(response: Response, settings: Settings) -> Response:
     status = response.status_code
     if settings.metrics:
         _count_request(method, route, status, seconds)
-        accepted = getattr(state, "accepted_game_type", None)  # set by the actions endpoint
-        if accepted is not None and status == 200:
-            _count_action(accepted)
     if (
         log_all or (settings.request_log == "errors" and (status >= 400 or seconds >= SLOW))
     ) and access_log.isEnabledFor(logging.INFO):

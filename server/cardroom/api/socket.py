@@ -54,10 +54,9 @@ from wsproto.events import (
 )
 from wsproto.utilities import LocalProtocolError, RemoteProtocolError
 
+from cardroom.api.actions import ActionRequest, checked_key
 from cardroom.api.jsonio import dumps_bytes, loads
-from cardroom.api.observability import count_action
-from cardroom.games.base import redact_event
-from cardroom.service import GameRecord, InvalidRequest, Tables, Watch, etag_for
+from cardroom.table import Follow, GameRecord, InvalidRequest, Tables, etag_for, redacted
 
 log = logging.getLogger("cardroom.socket")
 
@@ -65,7 +64,6 @@ HELLO_SECONDS = 10.0
 # A ping when the socket has been quiet this long, so proxies keep it open.
 PING_SECONDS = 25.0
 MAX_MESSAGE = 64 * 1024
-MAX_KEY = 255
 _RECEIVE = 65536
 
 
@@ -145,7 +143,7 @@ class _Session:
         self._last_sent = time.monotonic()
         self._partial: list[str] = []
         self._inbox: list[dict[str, Any] | None] = []
-        self._watch: Watch | None = None
+        self._following: Follow | None = None
 
     # --- the session --------------------------------------------------------------------
 
@@ -160,12 +158,12 @@ class _Session:
             status = self._send_problem(None, error)
             self._close(4000 + status if 400 <= status < 600 else 1011, "refused")
             return
-        with self.tables.watch(self.game_id) as watch:
-            self._watch = watch
+        with self.tables.follow(self.game_id) as following:
+            self._following = following
             reader = threading.Thread(target=copy_current_request_context(self._read), daemon=True)
             reader.start()
             try:
-                self._follow(watch, self.tables.snapshot(self.game_id))
+                self._follow(following)
             except _Closed:
                 pass
             except Exception as error:
@@ -173,23 +171,19 @@ class _Session:
                 self._close(1011, "server error")
             finally:
                 self.closed.set()
-                watch.notify(0)
+                following.wake()
         reader.join(timeout=1)
 
-    def _follow(self, watch: Watch, record: GameRecord) -> None:
+    def _follow(self, following: Follow) -> None:
         """Send the view now and after every write, until the socket closes."""
-        self._push(record)
+        self._push(following.record)
         while not self.closed.is_set():
             waited = max(0.0, PING_SECONDS - (time.monotonic() - self._last_sent))
-            woken = self.tables.wait_on(watch, record, waited)
+            changed = following.next(waited)
             if self.closed.is_set():
                 return
-            if woken or self.tables.unsettled(record):
-                heard = watch.heard
-                record = self.tables.snapshot(self.game_id, heard)
-                if heard is None:
-                    watch.heard = record.rev
-                self._push(record)
+            if changed:
+                self._push(following.record)
             elif time.monotonic() - self._last_sent >= PING_SECONDS:
                 self._transmit(Ping())
 
@@ -201,12 +195,10 @@ class _Session:
         view["etag"] = etag
         message: dict[str, Any] = {"type": "view", "view": view}
         if self.events_after is not None:
-            raw = self.tables.history.events_after(record, self.events_after, 1000)
+            raw = self.tables.events_after(record, self.events_after, 1000)
             if raw:
                 self.events_after = raw[-1]["seq"]
-            message["events"] = [
-                shown for event in raw if (shown := redact_event(event, self.seat)) is not None
-            ]
+            message["events"] = redacted(raw, self.seat)
         self._send(message, etag)
 
     # --- messages in ----------------------------------------------------------------------
@@ -251,8 +243,8 @@ class _Session:
             log.exception("game socket: unexpected error")
         finally:
             self.closed.set()
-            if self._watch is not None:
-                self._watch.notify(0)
+            if self._following is not None:
+                self._following.wake()
 
     def _receive(self) -> None:
         """Read from the socket once; complete messages go to the inbox (None: not JSON)."""
@@ -298,40 +290,26 @@ class _Session:
                 raise InvalidRequest("a message is a JSON object", "message")
             if message.get("type") not in ("act", "look"):
                 raise InvalidRequest('a message after the hello is an "act" or a "look"', "type")
-            if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY:
-                raise InvalidRequest(f"id must be a string of 1 to {MAX_KEY} characters", "id")
             if message["type"] == "look":
-                self._look(key)
+                self._look(checked_key(key, "id"))
                 return
-            action = message.get("action")
-            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-                raise InvalidRequest("action must be an object with a type", "action")
-            if_match = message.get("if_match")
-            if if_match is not None and not isinstance(if_match, str):
-                raise InvalidRequest("if_match must be an ETag", "if_match")
-            matches = {if_match.strip('"')} if if_match and if_match != "*" else None
-            outcome = self.tables.act(self.game_id, self.token, action, matches, key)
+            answer = ActionRequest.from_socket(self.game_id, self.token, message).submit(
+                self.tables
+            )
         except _Closed:
             raise
         except Exception as error:
             self._send_problem(key if isinstance(key, str) else None, error)
             return
-        body = outcome.body
-        view = body.get("view") or {}
-        if not outcome.replayed and current_app.config["CARDROOM_SETTINGS"].metrics:
-            count_action(view.get("game_type", ""))
-        reply = {
-            "type": "result",
-            "id": key,
-            "status": outcome.status,
-            "replayed": outcome.replayed,
-            "result": body,
-        }
-        self._send(reply, view.get("etag") if not outcome.replayed else None)
+        # A replay's view is an old one: the view last sent stays the one to compare with.
+        self._send(answer.to_socket(key), None if answer.replayed else answer.etag)
 
     def _look(self, key: str) -> None:
         """The view as it is now, answered to a ``look`` (sent even if it was sent before)."""
-        record = self.tables.snapshot(self.game_id, self._watch.heard if self._watch else None)
+        if self._following is None:
+            record = self.tables.snapshot(self.game_id)
+        else:
+            record = self._following.look()
         view = self.tables.shape_view(record, self.seat)
         view["etag"] = etag_for(record, self.seat)
         self._send({"type": "view", "id": key, "view": view}, view["etag"], always=True)
