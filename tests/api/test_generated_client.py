@@ -24,7 +24,7 @@ import pytest
 
 from cardroom.app import create_app
 from cardroom.config import Settings
-from cardroom.service import Tables
+from cardroom.table import Tables
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 PACKAGE = "cardroom_client"

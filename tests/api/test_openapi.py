@@ -7,7 +7,7 @@ from pathlib import Path
 
 from openapi_spec_validator import validate
 
-from cardroom.games import registry
+from cardroom.registry import registry
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 REGENERATE = "cardroom openapi -o openapi/openapi.json"
@@ -52,7 +52,7 @@ def test_swagger_ui_is_served_without_a_cdn(client):
         assert len(response.get_data()) > 1000
 
 
-# --- the typed document (api/apidoc.py) -----------------------------------------------------
+# --- the typed document (api/apidoc/) -----------------------------------------------------
 
 
 def operations(spec):
@@ -185,11 +185,13 @@ def test_an_action_type_of_two_games_keeps_the_document_valid(monkeypatch):
             ),
         )
 
-    from cardroom.api import apidoc
-    from cardroom.games import policies
+    from cardroom.api.apidoc import document
+    from cardroom.registry import policies
 
     monkeypatch.setattr(
-        apidoc, "policies", lambda kind: {"random": None} if kind == "other" else policies(kind)
+        document,
+        "policies",
+        lambda kind: {"random": None} if kind == "other" else policies(kind),
     )
     games = [*registry().values(), Other()]
     built = components(games)

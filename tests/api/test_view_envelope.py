@@ -1,6 +1,8 @@
 """Every view, action result and event list the server sends is what the served API document
-says, field for field (issue 27, item 4): the view's envelope is made by the service
-(``Tables.shape_view``) and described by ``api/apidoc.py``, and the two must not drift.
+says, field for field (issue 27, item 4): the envelopes are declared once
+(table/envelopes.py), which checks them where they are shaped (``views.shape_view``…) and
+makes their schemas (``api/apidoc/``); tests/api/test_envelopes.py shows a field shaped but
+not declared refused.
 
 Random games of each game type at every player count it allows, played through the HTTP API
 on the real Redis: every seat's view and a spectator's at every step (waiting, each phase of
@@ -20,8 +22,8 @@ import jsonschema_rs
 import pytest
 
 from cardroom.api.apidoc import prefix
-from cardroom.games import registry
 from cardroom.games.mr_toast.cards import DEFAULT_COMPOSITION, expand
+from cardroom.registry import registry
 
 from helpers import auth, create_game
 

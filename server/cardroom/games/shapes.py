@@ -1,6 +1,6 @@
 """The shapes of what an engine gives out, declared as JSON Schema (2020-12, as OpenAPI 3.1
 reads it): its cards, its view's public part and private part (``you``), its result and its
-events. The API document (api/apidoc.py) publishes them; the conformance test checks every
+events. The API document (api/apidoc/) publishes them; the conformance test checks every
 view and event of random games against them.
 
 A game's shapes are one dict of named schemas; they refer to each other as
