@@ -10,18 +10,19 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import grimp
 
-from cardroom.games import registry
+from cardroom.registry import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "server" / "cardroom"
 API_LAYER = [
-    *sorted((PACKAGE / "api").glob("*.py")),
+    *sorted((PACKAGE / "api").rglob("*.py")),
     *sorted((PACKAGE / "store").glob("*.py")),
-    PACKAGE / "service.py",
+    *sorted((PACKAGE / "table").glob("*.py")),
     PACKAGE / "app.py",
 ]
 FORBIDDEN_IN_ENGINES = {"flask", "redis", "requests", "time", "datetime", "socket", "os"}
@@ -71,6 +72,66 @@ def test_the_import_contracts_hold():
         env={**os.environ, "COLUMNS": "200"},  # a contract's name on one line
     )
     assert done.returncode == 0, f"lint-imports failed:\n{done.stdout}\n{done.stderr}"
+
+
+def contract_layers(contract_id: str) -> list[str]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contracts = {c["id"]: c for c in config["tool"]["importlinter"]["contracts"]}
+    return contracts[contract_id]["layers"]
+
+
+def drawings() -> list[list[str]]:
+    """The ```text blocks of docs/architecture.md's "Layers" section, as lists of lines."""
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    section = page.split("\n## Layers", 1)[1].split("\n## ", 1)[0]
+    return [block.splitlines() for block in re.findall(r"```text\n(.*?)```", section, re.S)]
+
+
+def test_the_architecture_page_draws_the_layers_the_contracts_state():
+    """The drawings on docs/architecture.md cannot drift from pyproject.toml: the server's
+    and the SDK's columns, and the table's own layers, read as the contracts list them."""
+    server_and_sdk, table = drawings()[:2]
+    header, *rows = server_and_sdk
+    right = header.index("cardroom_sdk")
+    server = [row[:right].strip() for row in rows if row[:right].strip()]
+    sdk = [row[right:].strip() for row in rows if row[right:].strip()]
+    assert server == contract_layers("layers")
+    assert sdk == contract_layers("sdk-layers")
+    table_layers = [re.split(r"\s{2,}", row.strip())[0] for row in table if row.strip()]
+    assert table_layers == contract_layers("table-layers")
+
+
+def test_the_architecture_page_names_the_moves_stages_in_their_order():
+    """docs/architecture.md, "An action's path", lists the move's stages by their functions'
+    names: each is a function ``table/move.py`` calls, and ``attempt`` calls them in that
+    order (``answer`` from ``commit``, ``refuse`` for a refusal)."""
+    page = (ROOT / "docs" / "architecture.md").read_text()
+    path = page.split("\n## An action's path", 1)[1].split("\n## ", 1)[0]
+    chain = re.search(r"`attempt` reads top to bottom.*?:(.*?), and `refuse`", path, re.S)
+    assert chain, "the page no longer lists the move's stages"
+    stages = re.findall(r"`(\w+)`", chain.group(1))
+    assert len(stages) >= 8
+    source = (PACKAGE / "table" / "move.py").read_text()
+    tree = ast.parse(source)
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+    def calls(function: str) -> list[str]:
+        found = [
+            node
+            for node in ast.walk(functions[function])
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        ]
+        found.sort(key=lambda node: (node.lineno, node.col_offset))
+        return [node.func.id for node in found]  # type: ignore[union-attr]
+
+    everything_called = {name for function in functions for name in calls(function)}
+    for stage in [*stages, "refuse"]:
+        assert stage in everything_called, f"table/move.py calls no {stage}()"
+    in_attempt = [name for name in calls("attempt") if name in stages]
+    ordered = sorted(set(in_attempt), key=stages.index)
+    first_calls = list(dict.fromkeys(in_attempt))
+    assert first_calls == ordered, f"attempt calls {first_calls}, the page lists {stages}"
+    assert "answer" in calls("commit")
 
 
 def import_cycles(graph: grimp.ImportGraph) -> list[list[str]]:

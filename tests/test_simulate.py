@@ -11,7 +11,7 @@ import pytest
 from cardroom import cli
 from cardroom import simulate as sim
 from cardroom.bots import random_policy
-from cardroom.games import registry
+from cardroom.registry import registry
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

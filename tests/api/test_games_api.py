@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from cardroom.games import registry
 from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
+from cardroom.registry import registry
 
 from helpers import auth, card_ids, create_game, join_all, new_table, play_random_game, view
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from clock_kit import Clock, clocked_app, events_of, hands, instance, seated, stored
 
-from cardroom.games import get_game
 from cardroom.progress import Progression
+from cardroom.registry import get_game
 from cardroom.store.embedded import EmbeddedRedis
 
 from helpers import auth, card_ids

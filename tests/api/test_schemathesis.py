@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from cardroom.api import games as games_api
 from cardroom.app import create_app
 from cardroom.config import Settings
-from cardroom.games import registry
+from cardroom.registry import registry
 
 from helpers import auth, create_game, join_all
 

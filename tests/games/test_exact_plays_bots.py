@@ -10,7 +10,7 @@ from exact_plays_helpers import GAME, started
 
 from cardroom.bots import random_policy
 from cardroom.bots.exact_plays import declaration, greedy, min_plays
-from cardroom.games import get_policy
+from cardroom.registry import get_policy
 
 GAMES = 150
 

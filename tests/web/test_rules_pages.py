@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 from cardroom import web
-from cardroom.games import registry
+from cardroom.registry import registry
 from cardroom.web import rules_markdown
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from functools import cache
 
 from flask import Blueprint, Response, render_template
 
-from cardroom.games import registry
+from cardroom.registry import registry
 from cardroom.web.rules_markdown import rules_page
 
 blp = Blueprint(

@@ -22,8 +22,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
-from cardroom.games import registry
 from cardroom.games.base import Game
+from cardroom.registry import registry
 
 RULES_FILE = "rules.md"
 RULING_TITLE = re.compile(r"([A-Z]{1,4}-\d+)\b")
