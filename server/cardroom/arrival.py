@@ -24,16 +24,17 @@ Each request, once it has arrived and before the app runs, also lets the worker'
 greenlets run first (``gevent.sleep(0)``). redis-py's check of a pooled connection used to
 give every command such a turn of the event loop, at about 18 µs (gevent's ``poll``); the
 check no longer does (``cardroom.store.connection``), and without any turn a gevent worker
-served some requests over and over while others waited: in ``python -m bench --quick --only
-floor,action`` actions' p50 fell and their p99 rose from about 50 to 90-130 ms. One turn per
-request brings p99 / p50 back to 3-4 in most runs (2.8-5.9 over a night's runs on a busy
-2-core machine; a turn per command gave 2.8-3.4: docs/benchmarks.md) and costs the game
+served some requests over and over while others waited: under many concurrent actions their
+p50 fell and their p99 rose from about 50 to 90-130 ms. One turn per request brings p99 / p50
+back to 3-4 in most runs (2.8-5.9 over a night's runs on a busy 2-core machine; a turn per
+command gave 2.8-3.4: docs/benchmark-history.md, "Request-path shortcuts") and costs the game
 socket's messages nothing: they are not HTTP requests, and their p99 did not need it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import io
 import json
 import os
@@ -51,6 +52,9 @@ _CHUNK = 64 * 1024
 
 StartResponse = Callable[..., Any]
 
+
+# The standard library's socket class, also where gevent patched the module.
+_OS_SOCKET: type[socket.socket] = monkey.get_original("socket", "socket")
 
 # A connection whose request headers are not in yet is not closed as too slow before it has
 # been arriving this long (a body that trickles can be closed at once).
@@ -95,10 +99,18 @@ class Arrivals:
 
     def _evict(self, sock: Any) -> None:
         self.evicted += 1
-        # The socket under gevent's: its reader wakes to the end of the stream, as if the
-        # client had closed (gevent's own shutdown would raise EBADF in it, logged loudly).
-        with contextlib.suppress(OSError):
-            getattr(sock, "_sock", sock).shutdown(socket.SHUT_RDWR)
+        descriptor = sock.fileno()
+        if descriptor < 0:
+            return  # closed meanwhile
+        # Shut down through a standard library socket on the same descriptor, not gevent's:
+        # the connection's reader wakes to the end of the stream, as if the client had
+        # closed (gevent's shutdown would wake it with EBADF, which gunicorn logs as an error).
+        twin = _OS_SOCKET(fileno=descriptor)
+        try:
+            with contextlib.suppress(OSError):
+                twin.shutdown(socket.SHUT_RDWR)
+        finally:
+            twin.detach()  # the descriptor stays the connection's, to close
 
     def __len__(self) -> int:
         return len(self._waiting)
@@ -107,10 +119,33 @@ class Arrivals:
 ARRIVALS = Arrivals()
 
 
+# The methods of gunicorn's worker that GeventWorker extends: not gunicorn's public API
+# (docs/architecture.md, "Borrowed internals"). Were one renamed or reshaped, the limit on
+# arriving connections would silently stop applying, so the worker refuses to start instead.
+EXTENDED_WORKER_METHODS = {
+    "init_process": ("self",),
+    "handle": ("self", "listener", "client", "addr"),
+    "handle_request": ("self", "listener_name", "req", "sock", "addr"),
+}
+
+
+def check_worker_methods(worker_class: type = _GeventWorker) -> None:
+    for name, expected in EXTENDED_WORKER_METHODS.items():
+        method = getattr(worker_class, name, None)
+        found = tuple(inspect.signature(method).parameters) if callable(method) else None
+        if found != expected:
+            raise RuntimeError(
+                f"gunicorn's {worker_class.__name__}.{name} is not the method cardroom.arrival"
+                f" extends (parameters {found}, expected {expected}): this gunicorn is not"
+                " supported"
+            )
+
+
 class GeventWorker(_GeventWorker):
     """gunicorn's gevent worker, keeping at most CARDROOM_MAX_ARRIVING connections arriving."""
 
     def init_process(self) -> None:
+        check_worker_methods()
         default = max(1, self.cfg.worker_connections // 2)
         ARRIVALS.most = int(os.environ.get("CARDROOM_MAX_ARRIVING") or default)
         super().init_process()

@@ -10,7 +10,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from cardroom.serve_config import GUNICORN_CONFIG as GUNICORN_CONFIG  # tests and bench name it
+from cardroom.serve_config import GUNICORN_CONFIG as GUNICORN_CONFIG  # tests and tools name it
 
 
 def serve(args: argparse.Namespace) -> int:

@@ -1,15 +1,7 @@
 """JSON out: orjson where it gives the stdlib's bytes, the stdlib (``json``) everywhere else.
 
-orjson encodes a view or an action answer about ten times faster than ``json.dumps``. For
-what cardroom answers (str, int, float, bool, None, lists and dicts with str keys, all
-ASCII) its output is byte for byte the stdlib's compact output (``separators=(",", ":")``,
-``ensure_ascii=True``). Where the two would differ, the stdlib encodes instead, so nothing
-changes on the wire:
-
-- text outside ASCII, and DEL (U+007F): the stdlib escapes them (``\\u00e9``), orjson does not;
-- integers beyond 64 bits, dict keys that are not strings, lone surrogates: orjson refuses;
-- datetimes and dataclasses: orjson has its own format (passed through, so it refuses);
-  other types it does not know go to the same ``default`` the stdlib would call.
+Where the two agree is judged once, in ``cardroom.jsonbytes``; elsewhere the stdlib encodes,
+so nothing changes on the wire.
 
 Floats print alike from 1e-4 to 1e16 (both the shortest repr); outside that range the
 exponent is spelt differently (``1e-5`` against ``1e-05``), the same number. A NaN would be
@@ -29,22 +21,12 @@ from typing import Any
 import orjson
 from flask.json.provider import DefaultJSONProvider
 
-_PASSTHROUGH = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+from cardroom.jsonbytes import orjson_if_stdlib
+
 _COMPACT = (",", ":")
 _LONG_TEXT = re.compile(r"[0-9]{19}")
 _LONG_BYTES = re.compile(rb"[0-9]{19}")
 COMPACT: dict[str, Any] = {"separators": _COMPACT}  # keyword arguments of a compact dumps
-
-
-def _orjson(obj: Any, default: Any = None, option: int = 0) -> bytes | None:
-    """orjson's bytes when they are the stdlib's (``ensure_ascii``), else None."""
-    try:
-        out = orjson.dumps(obj, default=default, option=_PASSTHROUGH | option)
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return None
-    if out.isascii() and b"\x7f" not in out:
-        return out
-    return None
 
 
 def loads(text: str | bytes) -> Any:
@@ -60,7 +42,7 @@ def loads(text: str | bytes) -> Any:
 
 def dumps_bytes(obj: Any) -> bytes:
     """``json.dumps(obj, separators=(",", ":")).encode()``, fast."""
-    out = _orjson(obj)
+    out = orjson_if_stdlib(obj)
     if out is None:
         return json.dumps(obj, separators=_COMPACT).encode()
     return out
@@ -82,7 +64,7 @@ class JSONProvider(DefaultJSONProvider):
         if not self.ensure_ascii:
             return None
         option = orjson.OPT_SORT_KEYS if self.sort_keys else 0
-        return _orjson(obj, self.default, option)
+        return orjson_if_stdlib(obj, self.default, option)
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         if kwargs == COMPACT:
