@@ -1,1 +1,1 @@
-"""cardroom's benchmark suite: `python -m bench --quick` or `--full` (see bench/README.md)."""
+"""cardroom's benchmark suite: `python -m bench --quick` or `--full` (docs/benchmarks.md)."""

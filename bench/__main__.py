@@ -1,4 +1,4 @@
-"""python -m bench [--quick | --full] [--out FILE] [--only a,b] — see bench/README.md."""
+"""python -m bench [--quick | --full] [--out FILE] [--only a,b] — docs/benchmarks.md."""
 
 from __future__ import annotations
 
@@ -8,23 +8,17 @@ import json
 import math
 import os
 import platform
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from bench import scenarios, servers
+from bench import launch, load, scenarios
+from bench.report import NOISY_OTHER_CPU, commit, log
+from bench.report import table as _table
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = ROOT / "bench" / "results" / "latest.json"
+DEFAULT_OUT = launch.ROOT / "bench" / "results" / "latest.json"
 SCENARIOS = ("engine", "floor", "action", "view", "storage", "growth", "scale")
-NOISY_OTHER_CPU = 0.10  # other work on the machine above this share makes figures noisy
-
-
-def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     results = report["results"]
     with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as scratch:
-        redis_server = servers.start_redis(Path(scratch) / "redis")
+        redis_server = launch.start_redis(Path(scratch) / "redis")
         try:
             ctx = scenarios.Context(mode, redis_server, Path(scratch), log, server_env)
             run(ctx, chosen, results)
@@ -126,24 +120,11 @@ def run(ctx: scenarios.Context, chosen: set[str], results: dict[str, Any]) -> No
 def machine() -> dict[str, Any]:
     from cardroom import gunicorn_conf
 
-    def git(*words: str) -> str:
-        try:
-            return subprocess.run(
-                ["git", *words], cwd=ROOT, capture_output=True, text=True, check=False
-            ).stdout.strip()
-        except OSError:
-            return ""
-
-    commit = git("rev-parse", "--short", "HEAD")
-    # Uncommitted server changes are measured too: say so.
-    dirty = git("status", "--porcelain", "--", "server")
-    if dirty:
-        commit += f"+{len(dirty.splitlines())} uncommitted server files"
     return {
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "commit": commit,
+        "commit": commit("server", label="server files"),
         "gunicorn": {
             "workers": gunicorn_conf.workers,
             "threads": gunicorn_conf.threads,
@@ -201,7 +182,7 @@ def targets(results: dict[str, Any], mode: scenarios.Mode) -> list[dict[str, Any
         if not data:
             return None
         if data.get("windows_server_us"):
-            return scenarios.median_of(data["windows_server_us"])
+            return load.median_of(data["windows_server_us"])
         return data.get("cpu_us_per_request", {}).get("server")
 
     floor_us = server_us(results.get("floor"))
@@ -258,20 +239,6 @@ def targets(results: dict[str, Any], mode: scenarios.Mode) -> list[dict[str, Any
 
 
 # --- rendering -------------------------------------------------------------------------------
-
-
-def _table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=True)]
-    lines = []
-    for index, row in enumerate([headers, *rows]):
-        cells = [
-            str(cell).ljust(width) if position == 0 else str(cell).rjust(width)
-            for position, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells))
-        if index == 0:
-            lines.append("  ".join("-" * width for width in widths))
-    return "\n".join(lines)
 
 
 def _pct(value: float | None) -> str:

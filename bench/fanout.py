@@ -16,8 +16,8 @@ import time
 
 import redis
 
-from cardroom.store.embedded_cluster import EmbeddedCluster
-from cardroom.store.games import changes_channel
+from bench import launch
+from cardroom.store.record import changes_channel
 
 
 def written(pid: int) -> int:
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with (
         tempfile.TemporaryDirectory(prefix="cardroom-fanout-") as scratch,
-        EmbeddedCluster(scratch, masters=args.masters) as cluster,
+        launch.embedded_cluster(scratch, args.masters, appendonly=False) as cluster,
     ):
         node = cluster.nodes[0]
         client = node.client()

@@ -33,12 +33,9 @@ before a change, for a before/after comparison with the same load.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import socket
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -47,8 +44,8 @@ import orjson
 import redis
 import requests
 
-from bench.loadgen import percentile
-from bench.servers import start_gunicorn, start_redis, tree_cpu
+from bench.launch import start_gunicorn, start_redis, trees_cpu
+from bench.load import Paced, Prober, SlowBodies, percentile
 
 HOSTILE_GAME = {
     "game_type": "mr-toast",
@@ -56,8 +53,6 @@ HOSTILE_GAME = {
     "options": {"turn_limit": 10000, "composition": [{"code": "TB", "count": 200}]},
     "bots": [{"seat": seat, "policy": "random"} for seat in range(6)],
 }
-PROBE_EVERY = 0.05
-PROBE_TIMEOUT = 10.0
 
 
 def stored_status(store: redis.Redis, game_id: str) -> tuple[str, int]:
@@ -65,39 +60,8 @@ def stored_status(store: redis.Redis, game_id: str) -> tuple[str, int]:
     return body.get("status", "gone"), body.get("version", 0)
 
 
-class Prober:
-    """GET /healthz every PROBE_EVERY seconds on a fresh connection, until stopped."""
-
-    def __init__(self, base: str):
-        self.base = base
-        self.times: list[float] = []
-        self.failures: list[str] = []
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            started = time.perf_counter()
-            try:
-                answer = requests.get(
-                    f"{self.base}/healthz", timeout=PROBE_TIMEOUT, headers={"Connection": "close"}
-                )
-                if answer.status_code != 200:
-                    self.failures.append(str(answer.status_code))
-            except requests.RequestException as error:
-                self.failures.append(error.__class__.__name__)
-            self.times.append(time.perf_counter() - started)
-            self.stop.wait(PROBE_EVERY)
-
-    def figures(self) -> dict[str, Any]:
-        ordered = sorted(self.times)
-        return {
-            "probes": len(ordered),
-            "failures": len(self.failures),
-            "healthz_p50_ms": round(percentile(ordered, 0.5) * 1000, 1),
-            "healthz_p99_ms": round(percentile(ordered, 0.99) * 1000, 1),
-            "healthz_max_ms": round(max(ordered, default=float("nan")) * 1000, 1),
-        }
+def server_cpu(server: Any) -> float:
+    return trees_cpu({"server": [server.pid]})["server"]
 
 
 def server_env(tree: str | None, **extra: str) -> dict[str, str]:
@@ -112,7 +76,7 @@ def phase_cpu(redis_url: str, games: int, tree: str | None, log: Path) -> dict[s
     store = redis.Redis.from_url(redis_url)
     base = f"http://127.0.0.1:{server.port}"
     try:
-        before = tree_cpu(server.pid)
+        before = server_cpu(server)
         answers, actions = [], []
         started = time.perf_counter()
         for _ in range(games):
@@ -124,7 +88,7 @@ def phase_cpu(redis_url: str, games: int, tree: str | None, log: Path) -> dict[s
                 time.sleep(0.2)
             actions.append(status[1])
         wall = time.perf_counter() - started
-        cpu = tree_cpu(server.pid) - before
+        cpu = server_cpu(server) - before
     finally:
         server.stop()
         store.close()
@@ -139,94 +103,35 @@ def phase_cpu(redis_url: str, games: int, tree: str | None, log: Path) -> dict[s
 
 def phase_allbot(redis_url: str, seconds: float, tree: str | None, log: Path) -> dict[str, Any]:
     server = start_gunicorn(redis_url, log_path=log, **server_env(tree))
-    base = f"http://127.0.0.1:{server.port}"
-    prober = Prober(base)
-    statuses: dict[int, int] = {}
-    lock = threading.Lock()
-
-    def create() -> None:
-        try:
-            status = requests.post(f"{base}/v1/games", json=HOSTILE_GAME, timeout=60).status_code
-        except requests.RequestException:
-            status = 0
-        with lock:
-            statuses[status] = statuses.get(status, 0) + 1
-
-    senders: list[threading.Thread] = []
+    prober = Prober(server.url)
+    creates = Paced(server.url, "/v1/games", HOSTILE_GAME, every=0.1)  # the default limit
     try:
-        prober.thread.start()
-        ends = time.monotonic() + seconds
-        while time.monotonic() < ends:  # 10 a second: the default create limit
-            sender = threading.Thread(target=create, daemon=True)
-            sender.start()
-            senders.append(sender)
-            time.sleep(0.1)
-        prober.stop.set()
-        prober.thread.join(timeout=PROBE_TIMEOUT + 1)
-        for sender in senders:
-            sender.join(timeout=60)
+        prober.start()
+        creates.run(seconds)
+        prober.stop()
+        creates.wait()
     finally:
-        prober.stop.set()
+        prober.stop()
         server.stop()
-    return {"creates": dict(sorted(statuses.items())), **prober.figures()}
+    return {"creates": dict(sorted(creates.statuses.items())), **prober.figures()}
 
 
 def phase_slowbody(
     redis_url: str, seconds: float, connections: int, tree: str | None, log: Path
 ) -> dict[str, Any]:
     server = start_gunicorn(redis_url, log_path=log, **server_env(tree))
-    base = f"http://127.0.0.1:{server.port}"
-    headers = (
-        b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        b"Content-Length: 4000\r\n\r\n"
-    )
-    stop = threading.Event()
-    counts = {"opened": 0, "dropped": 0}
-
-    def connect() -> socket.socket | None:
-        try:
-            sock = socket.create_connection(("127.0.0.1", server.port), timeout=1)
-            sock.sendall(headers)
-            sock.setblocking(False)
-        except OSError:
-            return None
-        counts["opened"] += 1
-        return sock
-
-    def attack() -> None:
-        socks = [connect() for _ in range(connections)]
-        while not stop.is_set():
-            for index, sock in enumerate(socks):
-                if stop.is_set():
-                    break
-                if sock is not None:
-                    try:
-                        sock.send(b" ")
-                        continue
-                    except OSError:
-                        counts["dropped"] += 1
-                        sock.close()
-                socks[index] = connect()
-            stop.wait(2.0)
-        for sock in socks:
-            if sock is not None:
-                with contextlib.suppress(OSError):
-                    sock.close()
-
-    attacker = threading.Thread(target=attack, daemon=True)
-    prober = Prober(base)
+    attack = SlowBodies(server.port, connections)
+    prober = Prober(server.url)
     try:
-        attacker.start()
+        attack.start()
         time.sleep(1.0)  # the connections are open
-        prober.thread.start()
+        prober.start()
         time.sleep(seconds)
     finally:
-        prober.stop.set()
-        stop.set()
-        prober.thread.join(timeout=PROBE_TIMEOUT + 1)
-        attacker.join(timeout=30)
+        prober.stop()
+        attack.stop()
         server.stop()
-    return {"connections": connections, **counts, **prober.figures()}
+    return {"connections": connections, **attack.counts, **prober.figures()}
 
 
 def play_declarations(client: Any, game_id: str, tokens: dict[int, str], key: bool) -> int:
@@ -304,11 +209,10 @@ def phase_bytes(folder: Path) -> dict[str, Any]:
 def phase_fsync(folder: Path, actions: int) -> dict[str, Any]:
     from cardroom.app import create_app
     from cardroom.config import Settings
-    from cardroom.store.embedded import EmbeddedRedis
 
     figures: dict[str, Any] = {}
     for mode in ("everysec", "always"):
-        server = EmbeddedRedis(folder / f"fsync-{mode}", appendfsync=mode).start()
+        server = start_redis(folder / f"fsync-{mode}", appendfsync=mode)
         try:
             app = create_app(Settings.from_env(redis_url=server.url, rate_limit_create="off"))
             client = app.test_client()
@@ -324,11 +228,10 @@ def phase_fsync(folder: Path, actions: int) -> dict[str, Any]:
                             headers={"Authorization": f"Bearer {tokens[seat]}"},
                         )
                         times.append(time.perf_counter() - started)
-            ordered = sorted(times)
             figures[mode] = {
                 "actions_per_s": round(len(times) / sum(times)),
-                "p50_ms": round(percentile(ordered, 0.5) * 1000, 2),
-                "p99_ms": round(percentile(ordered, 0.99) * 1000, 2),
+                "p50_ms": round(percentile(times, 0.5) * 1000, 2),
+                "p99_ms": round(percentile(times, 0.99) * 1000, 2),
             }
         finally:
             server.stop()

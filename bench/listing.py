@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,22 +27,19 @@ from typing import Any
 
 import redis
 
-from bench import plans, servers
+from bench import launch, plans
+from bench.report import log
 from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.store import buckets
 from cardroom.store.connection import plain_client
-from cardroom.store.games import game_key, index_key
+from cardroom.store.listing import index_key
 
 PAGES = {
     "newest": "/v1/games?limit=20",
     "deep": "/v1/games?limit=20&cursor={middle}",
     "filter miss": "/v1/games?limit=20&status=waiting",
 }
-
-
-def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def nodes_of(client: Any) -> list[redis.Redis]:
@@ -63,51 +59,13 @@ def counters(client: Any) -> tuple[int, float, int]:
     return calls, usec, out
 
 
-def templates(url: str, count: int = 8) -> list[bytes]:
-    """DUMPs of real 4-player games, half halfway through, half finished."""
-    tables = plans.tables_for(url)
-    client = plain_client(url)
-    dumps = []
-    for index, plan in enumerate(plans.make_plans("mr-toast", 4, count, 90_000)):
-        seated = plans.seat(tables, plan)
-        plans.fast_forward(tables, seated, len(plan.steps) if index % 2 else len(plan.steps) // 2)
-        dumps.append(client.dump(game_key(seated.id)))
-    return dumps
-
-
-def index_size(client: Any) -> int:
-    pipe = client.pipeline(transaction=False)
-    for bucket in range(buckets.BUCKETS):
-        pipe.zcard(index_key(bucket))
-    return sum(pipe.execute())
-
-
-def fill_to(client: Any, dumps: list[bytes], total: int) -> float:
-    """Copies of the templates until the index holds ``total`` games; seconds taken."""
-    started = time.perf_counter()
-    have = index_size(client)
-    first_ms = int(time.time() * 1000) - 10_000_000  # older than the games of the templates
-    while have < total:
-        pipe = client.pipeline(transaction=False)
-        for _ in range(min(1000, total - have)):
-            game_id = buckets.new_game_id()
-            bucket = buckets.bucket_of(game_id)
-            assert bucket is not None
-            pipe.restore(game_key(game_id), 7 * 24 * 3600 * 1000, dumps[have % len(dumps)])
-            place = (first_ms + have) * buckets.BUCKETS + bucket
-            pipe.zadd(index_key(bucket), {game_id: place})
-            have += 1
-        pipe.execute()
-    return time.perf_counter() - started
-
-
 def measure(url: str, client: Any, pages: int) -> dict[str, Any]:
     app = create_app(Settings.from_env(redis_url=url, kept_games=0))
     http = app.test_client()
     http.get("/v1/games?limit=20")  # warm the app up
     first = http.get("/v1/games?limit=100").get_json()
     cursor = first["next_cursor"]
-    for _ in range(index_size(client) // 200):  # half way down, 100 games a page
+    for _ in range(plans.index_count(client) // 200):  # half way down, 100 games a page
         cursor = http.get(f"/v1/games?limit=100&cursor={cursor}").get_json()["next_cursor"]
     out: dict[str, Any] = {}
     for name, template in PAGES.items():
@@ -132,7 +90,7 @@ def measure(url: str, client: Any, pages: int) -> dict[str, Any]:
     memory = sum(
         client.memory_usage(index_key(bucket), samples=0) or 0 for bucket in range(buckets.BUCKETS)
     )
-    out["index_bytes_per_game"] = memory / max(1, index_size(client))
+    out["index_bytes_per_game"] = memory / max(1, plans.index_count(client))
     return out
 
 
@@ -147,16 +105,20 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="cardroom-listing-") as scratch:
         for store in args.stores.split(","):
             started: Any = (
-                servers.start_redis(Path(scratch) / "single")
+                launch.start_redis(Path(scratch) / "single")
                 if store == "single"
-                else servers.start_cluster(Path(scratch) / "cluster")
+                else launch.start_cluster(Path(scratch) / "cluster")
             )
             try:
                 client = plain_client(started.url, socket_timeout=600)
-                dumps = templates(started.url)
+                dumps = plans.stored_templates(started.url, client, ("mr-toast",), 8, 90_000)
                 for size in sizes:
-                    took = fill_to(client, dumps, size)
-                    log(f"{store}: {index_size(client):,} games stored ({took:.0f} s to fill)")
+                    # older than the games of the templates; kept a week
+                    first_ms = int(time.time() * 1000) - 10_000_000
+                    week_ms = 7 * 24 * 3600 * 1000
+                    took = plans.fill_store(client, dumps, size, week_ms, first_ms, batch=1000)
+                    stored = plans.index_count(client)
+                    log(f"{store}: {stored:,} games stored ({took:.0f} s to fill)")
                     figures = measure(started.url, client, args.pages)
                     for name in PAGES:
                         page = figures[name]

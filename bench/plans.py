@@ -14,16 +14,18 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from bench.loadgen import request_bytes
-from cardroom import steps as cardroom_steps
+from bench.load import request_bytes
 from cardroom.bots import next_bot_seat
 from cardroom.config import Settings
-from cardroom.games import get_game
-from cardroom.service import Tables
-from cardroom.store import connect
+from cardroom.registry import get_game
+from cardroom.store import buckets, connect
+from cardroom.store.listing import index_key
+from cardroom.store.record import game_key
+from cardroom.table import Tables
+from cardroom.table import steps as cardroom_steps
 
 Step = tuple[int, dict[str, Any]]
 
@@ -42,7 +44,6 @@ class Seated:
     plan: Plan
     tokens: list[str]
     done: int = 0  # steps already applied in Redis
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def make_plan(game_type: str, players: int, seed: int) -> Plan:
@@ -120,3 +121,52 @@ def view_pool(games: list[Seated], port: int) -> list[bytes]:
         for game in games
         for token in game.tokens
     ]
+
+
+# --- many stored games ------------------------------------------------------------------------
+
+
+def stored_templates(
+    redis_url: str, client: Any, game_types: tuple[str, ...], per_type: int, first_seed: int
+) -> list[bytes]:
+    """DUMPs of real 4-player games of each type, every other one halfway through, the
+    others finished, each with its log."""
+    tables = tables_for(redis_url)
+    dumps: list[bytes] = []
+    for game_type in game_types:
+        for plan in make_plans(game_type, 4, per_type, first_seed):
+            seated = seat(tables, plan)
+            steps = len(plan.steps) if len(dumps) % 2 else len(plan.steps) // 2
+            fast_forward(tables, seated, steps)
+            dumps.append(client.dump(game_key(seated.id)))
+        first_seed += per_type
+    return dumps
+
+
+def index_count(client: Any) -> int:
+    """Games in the listing index (every bucket)."""
+    pipe = client.pipeline(transaction=False)
+    for bucket in range(buckets.BUCKETS):
+        pipe.zcard(index_key(bucket))
+    return sum(pipe.execute())
+
+
+def fill_store(
+    client: Any, dumps: list[bytes], total: int, ttl_ms: int, first_ms: int, batch: int = 500
+) -> float:
+    """Copies (RESTORE) of ``dumps`` with their index entries until the listing index holds
+    ``total`` games; the seconds it took. Index places run from ``first_ms``."""
+    started = time.perf_counter()
+    have = index_count(client)
+    while have < total:
+        pipe = client.pipeline(transaction=False)
+        for _ in range(min(batch, total - have)):
+            game_id = buckets.new_game_id()
+            bucket = buckets.bucket_of(game_id)
+            assert bucket is not None
+            pipe.restore(game_key(game_id), ttl_ms, dumps[have % len(dumps)], replace=True)
+            # a place as the create script gives it: unique, x * 64 + bucket
+            pipe.zadd(index_key(bucket), {game_id: (first_ms + have) * buckets.BUCKETS + bucket})
+            have += 1
+        pipe.execute()
+    return time.perf_counter() - started

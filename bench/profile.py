@@ -28,20 +28,20 @@ from typing import Any
 
 from werkzeug.test import EnvironBuilder
 
-from bench import plans, servers
+from bench import launch, plans
 from cardroom.api.schemas import ActionBodySchema
 from cardroom.app import create_app
 from cardroom.config import Settings
-from cardroom.games import get_game
 from cardroom.games.base import redact_event
-from cardroom.store.games import GameRecord, game_key
+from cardroom.registry import get_game
+from cardroom.store.record import GameRecord, game_key
 
 GAME_TYPES = ("mr-toast", "exact-plays")
 
 # (layer, test on "file:function") in order; the first that matches names the layer.
 LAYERS: list[tuple[str, Callable[[str], bool]]] = [
     ("engine (cardroom.games, bots)", lambda k: "/cardroom/games/" in k or "/cardroom/bots/" in k),
-    ("cardroom.service", lambda k: "/cardroom/service.py" in k),
+    ("cardroom.table", lambda k: "/cardroom/table/" in k),
     ("cardroom.store", lambda k: "/cardroom/store/" in k),
     ("cardroom.api", lambda k: "/cardroom/api/" in k or "/cardroom/app.py" in k),
     ("marshmallow", lambda k: "/marshmallow/" in k),
@@ -443,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
         open(os.devnull, "w") as devnull,
         contextlib.redirect_stderr(devnull),
     ):
-        redis_server = servers.start_redis(Path(scratch) / "redis")
+        redis_server = launch.start_redis(Path(scratch) / "redis")
         try:
             url = redis_server.url
             tables = plans.tables_for(url)

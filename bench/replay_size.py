@@ -20,12 +20,11 @@ from pathlib import Path
 
 import orjson
 
-from cardroom import replays
+from bench import launch
 from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.progress import Progression
-from cardroom.service import Tables
-from cardroom.store.embedded import EmbeddedRedis
+from cardroom.table import Tables, replays
 
 # (label, game type, players, bot policy or None for people who never act, options)
 AWAY = {"turn_seconds": 5, "away_after": 1}
@@ -49,7 +48,7 @@ class Clock:
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory() as folder, EmbeddedRedis(Path(folder)) as redis:
+    with tempfile.TemporaryDirectory() as folder, launch.embedded_redis(Path(folder)) as redis:
         app = create_app(Settings.from_env(redis_url=redis.url, rate_limit_create="off"))
         clock = Clock()
         tables = Tables(app.extensions["cardroom.tables"].store, clock=clock)

@@ -7,20 +7,21 @@ import json
 import random
 import time
 import zlib
+from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import redis
 
-from bench import loadgen, plans, servers
+from bench import launch, load, plans
 from cardroom.bots import next_bot_seat
-from cardroom.games import get_game
-from cardroom.steps import Replay
+from cardroom.registry import get_game
 from cardroom.store import buckets
-from cardroom.store.games import GameRecord, game_key, index_key
+from cardroom.store.listing import index_key
+from cardroom.store.record import GameRecord, game_key
+from cardroom.table.steps import Replay
 
-FLOOR_APP = "bench.floor_app:create_app()"
 FLOOR_KEYS = 1000
 GAME_TYPES = ("mr-toast", "exact-plays")
 # Player counts of each game type measured by the storage scenario.
@@ -71,8 +72,8 @@ class Context:
 
     def start_server(
         self, app: str | None = None, redis_url: str | None = None, **env: str
-    ) -> servers.Server:
-        return servers.start_gunicorn(
+    ) -> launch.Server:
+        return launch.start_gunicorn(
             redis_url or self.redis_url, app, self.server_log, **{**self.server_env, **env}
         )
 
@@ -81,20 +82,27 @@ class Context:
         self.next_seed += count
         return first
 
-    def cpu_roots(self, server: servers.Server) -> dict[str, int]:
-        assert self.redis_server.process is not None
-        return {"server": server.pid, "redis": self.redis_server.process.pid}
-
-    def load(self, name: str, server: servers.Server, **work: Any) -> loadgen.LoadResult:
+    def load(
+        self,
+        name: str,
+        servers: list[launch.Server],
+        redis_pids: list[int] | None = None,
+        **work: Any,
+    ) -> load.HttpResult:
+        """One closed-loop HTTP window of the mode's size on ``servers`` (each request to one
+        at random), measuring their CPU and their Redis's (default: the run's Redis)."""
         mode = self.mode
-        return loadgen.run(
+        if redis_pids is None:
+            assert self.redis_server.process is not None
+            redis_pids = [self.redis_server.process.pid]
+        return load.http_window(
             name,
-            server.port,
+            [server.port for server in servers],
             connections=mode.connections,
             processes=mode.processes,
             duration=mode.duration,
             warmup=mode.warmup,
-            cpu_roots=self.cpu_roots(server),
+            cpu_roots={"server": [server.pid for server in servers], "redis": redis_pids},
             **work,
         )
 
@@ -164,20 +172,14 @@ def record_sizes(ctx: Context) -> dict[str, Any]:
 
 
 def interleaved_loads(ctx: Context, chosen: set[str], blob_file: str) -> dict[str, Any]:
-    """The floor, the action loads and the view loads, in ``mode.rounds`` rounds: each round
-    measures one window of each, one after the other, and each load's median window counts.
-
-    A ratio compares two loads, and this machine's speed drifts by 10 % and more over
-    minutes: measured minutes apart, a load taken in a slow spell fails against a floor taken
-    in a fast one. Interleaved, every load meets the same spells. Both servers run all along;
-    only one is loaded at a time.
-    """
+    """The floor, the action loads and the view loads, in ``mode.rounds`` interleaved rounds
+    (``load.interleave``); each load's median window counts. Both servers run all along;
+    only one is loaded at a time."""
     mode = ctx.mode
-    windows: dict[tuple[str, str], list[loadgen.LoadResult]] = {}
     floor_server = server = None
     try:
         if "floor" in chosen:
-            floor_server = ctx.start_server(FLOOR_APP, BENCH_BLOB_FILE=blob_file)
+            floor_server = ctx.start_server(launch.HTTP_FLOOR, BENCH_BLOB_FILE=blob_file)
             floor_pool = _floor_pool(ctx, floor_server, Path(blob_file).read_bytes())
         if chosen & {"action", "view"}:
             server = ctx.start_server()
@@ -194,11 +196,12 @@ def interleaved_loads(ctx: Context, chosen: set[str], blob_file: str) -> dict[st
             if "view" in chosen and server is not None
         }
         per_window = mode.action_games // mode.rounds
-        for round_no in range(mode.rounds):
-            loads: list[tuple[tuple[str, str], Any]] = []
+
+        def windows_of_round(round_no: int) -> list[tuple[Hashable, Any]]:
+            loads: list[tuple[Hashable, Any]] = []
             if floor_server is not None:
                 loads.append(
-                    (("floor", ""), lambda: ctx.load("floor", floor_server, pool=floor_pool))
+                    (("floor", ""), lambda: ctx.load("floor", [floor_server], pool=floor_pool))
                 )
             for game_type in GAME_TYPES:
                 if game_type in action_plans and server is not None:
@@ -206,20 +209,15 @@ def interleaved_loads(ctx: Context, chosen: set[str], blob_file: str) -> dict[st
                         round_no * per_window : (round_no + 1) * per_window
                     ]
                     loads.append(
-                        (("action", game_type), _action_window(ctx, server, game_type, chunk))
+                        (("action", game_type), _action_window(ctx, [server], game_type, chunk))
                     )
                 if game_type in view_pools and server is not None:
                     pool = view_pools[game_type]
-                    loads.append(
-                        (
-                            ("view", game_type),
-                            _pool_window(ctx, server, f"view {game_type}", pool),
-                        )
-                    )
-            for key, run in loads:
-                result = run()
-                ctx.log(f"round {round_no + 1}/{mode.rounds} " + _line(result))
-                windows.setdefault(key, []).append(result)
+                    name = f"view {game_type}"
+                    loads.append((("view", game_type), _pool_window(ctx, server, name, pool)))
+            return loads
+
+        windows = load.interleave(mode.rounds, windows_of_round, _progress(ctx, "round"))
     finally:
         for running in (floor_server, server):
             if running is not None:
@@ -227,8 +225,8 @@ def interleaved_loads(ctx: Context, chosen: set[str], blob_file: str) -> dict[st
         if floor_server is not None:
             ctx.client.delete(*[f"bench:floor:k{index}" for index in range(FLOOR_KEYS)])
     out: dict[str, Any] = {}
-    for (kind, game_type), results in windows.items():
-        data = _median_window(results)
+    for (kind, game_type), results in windows.items():  # type: ignore[misc]
+        data = load.median_window(results)
         if kind == "floor":
             out["floor"] = data
             continue
@@ -242,36 +240,47 @@ def interleaved_loads(ctx: Context, chosen: set[str], blob_file: str) -> dict[st
     return out
 
 
-def _floor_pool(ctx: Context, server: servers.Server, blob: bytes) -> list[bytes]:
+def _progress(ctx: Context, label: str) -> Any:
+    def measured(round_no: int, result: load.HttpResult) -> None:
+        ctx.log(f"{label} {round_no + 1}/{ctx.mode.rounds} " + load.describe(result))
+
+    return measured
+
+
+def _floor_pool(ctx: Context, server: launch.Server, blob: bytes) -> list[bytes]:
     pipe = ctx.client.pipeline(transaction=False)
     for index in range(FLOOR_KEYS):
         pipe.set(f"bench:floor:k{index}", blob)
     pipe.execute()
     return [
-        loadgen.request_bytes("POST", f"/floor/k{index}", server.port)
-        for index in range(FLOOR_KEYS)
+        load.request_bytes("POST", f"/floor/k{index}", server.port) for index in range(FLOOR_KEYS)
     ]
 
 
 def _action_window(
-    ctx: Context, server: servers.Server, game_type: str, chunk: list[plans.Plan]
+    ctx: Context,
+    servers: list[launch.Server],
+    game_type: str,
+    chunk: list[plans.Plan],
+    redis_url: str | None = None,
+    redis_pids: list[int] | None = None,
+    name: str | None = None,
 ) -> Any:
     """A load that plays ``chunk``'s games to the end (seated when the window starts)."""
 
-    def run() -> loadgen.LoadResult:
-        games = plans.seat_all(ctx.redis_url, chunk)
-        return ctx.load(
-            f"action {game_type}", server, streams=plans.action_streams(games, server.port)
-        )
+    def run() -> load.HttpResult:
+        games = plans.seat_all(redis_url or ctx.redis_url, chunk)
+        streams = plans.action_streams(games, servers[0].port)
+        return ctx.load(name or f"action {game_type}", servers, redis_pids, streams=streams)
 
     return run
 
 
-def _pool_window(ctx: Context, server: servers.Server, name: str, pool: list[bytes]) -> Any:
-    return lambda: ctx.load(name, server, pool=pool)
+def _pool_window(ctx: Context, server: launch.Server, name: str, pool: list[bytes]) -> Any:
+    return lambda: ctx.load(name, [server], pool=pool)
 
 
-def _view_pool(ctx: Context, server: servers.Server, game_type: str) -> list[bytes]:
+def _view_pool(ctx: Context, server: launch.Server, game_type: str) -> list[bytes]:
     """Views of random seats of many games, each at a random point of its game."""
     count = ctx.mode.view_games
     game_plans = plans.make_plans(game_type, 4, count, ctx.seeds(count))
@@ -282,14 +291,6 @@ def _view_pool(ctx: Context, server: servers.Server, game_type: str) -> list[byt
         steps = len(game.plan.steps)
         plans.fast_forward(tables, game, rng.randint(steps // 10, steps * 9 // 10))
     return plans.view_pool(games, server.port)
-
-
-def _median_window(results: list[loadgen.LoadResult]) -> dict[str, Any]:
-    """The window of median rps, with every window's rps and server CPU per request."""
-    data = sorted(results, key=lambda result: result.rps)[len(results) // 2].to_dict()
-    data["windows_rps"] = [result.rps for result in results]
-    data["windows_server_us"] = [result.cpu_us_per_request.get("server", 0.0) for result in results]
-    return data
 
 
 # --- scale-out: a Redis Cluster, several instances ------------------------------------------
@@ -309,66 +310,62 @@ def scale_out(ctx: Context, blob_file: str) -> dict[str, Any]:
     row is the median window. The ratio is rps over the floor's rps of the same run.
     """
     mode = ctx.mode
-    cluster = servers.start_cluster(ctx.scratch / "cluster")
-    started: list[servers.Server] = []
-    windows: dict[str, list[loadgen.LoadResult]] = {}
+    cluster = launch.start_cluster(ctx.scratch / "cluster")
+    started: list[launch.Server] = []
     try:
-        floor = ctx.start_server(FLOOR_APP, BENCH_BLOB_FILE=blob_file)
+        floor = ctx.start_server(launch.HTTP_FLOOR, BENCH_BLOB_FILE=blob_file)
         started.append(floor)
         floor_pool = _floor_pool(ctx, floor, Path(blob_file).read_bytes())
         urls = {"single": ctx.redis_url, "cluster": cluster.url}
-        instances: dict[str, list[servers.Server]] = {}
+        instances: dict[str, list[launch.Server]] = {}
         for store, url in urls.items():
             instances[store] = [ctx.start_server(redis_url=url) for _ in range(2)]
             started += instances[store]
         assert ctx.redis_server.process is not None
-        redis_roots = {
-            "single": {"redis": ctx.redis_server.process.pid},
-            "cluster": {f"redis#{i}": node.process.pid for i, node in enumerate(cluster.nodes)},
+        redis_pids = {
+            "single": [ctx.redis_server.process.pid],
+            "cluster": [node.process.pid for node in cluster.nodes],
         }
         per_window = max(1, mode.action_games // mode.rounds // 2)
         game_plans = plans.make_plans(
             "mr-toast", 4, per_window * mode.rounds, ctx.seeds(per_window * mode.rounds)
         )
-        for round_no in range(mode.rounds):
-            result = ctx.load("floor", floor, pool=floor_pool)
-            ctx.log(f"scale round {round_no + 1}/{mode.rounds} " + _line(result))
-            windows.setdefault("floor", []).append(result)
+
+        def windows_of_round(round_no: int) -> list[tuple[Hashable, Any]]:
             chunk = game_plans[round_no * per_window : (round_no + 1) * per_window]
+            loads: list[tuple[Hashable, Any]] = [
+                ("floor", lambda: ctx.load("floor", [floor], pool=floor_pool))
+            ]
             for store, count in SCALE_LOADS:
-                group = instances[store][:count]
-                games = plans.seat_all(urls[store], chunk)
-                roots = {
-                    ("server" if index == 0 else f"server#{index}"): server.pid
-                    for index, server in enumerate(group)
-                }
-                result = loadgen.run(
-                    f"action mr-toast, {store}, {count} instance(s)",
-                    [server.port for server in group],
-                    streams=plans.action_streams(games, group[0].port),
-                    connections=mode.connections,
-                    processes=mode.processes,
-                    duration=mode.duration,
-                    warmup=mode.warmup,
-                    cpu_roots={**roots, **redis_roots[store]},
+                name = f"action mr-toast, {store}, {count} instance(s)"
+                window = _action_window(
+                    ctx,
+                    instances[store][:count],
+                    "mr-toast",
+                    chunk,
+                    urls[store],
+                    redis_pids[store],
+                    name,
                 )
-                ctx.log(f"scale round {round_no + 1}/{mode.rounds} " + _line(result))
-                windows.setdefault(f"{store}-{count}", []).append(result)
+                loads.append((f"{store}-{count}", window))
+            return loads
+
+        windows = load.interleave(mode.rounds, windows_of_round, _progress(ctx, "scale round"))
     finally:
         for server in started:
             server.stop()
         cluster.stop()
         ctx.client.delete(*[f"bench:floor:k{index}" for index in range(FLOOR_KEYS)])
-    out: dict[str, Any] = {"floor": _median_window(windows["floor"]), "loads": {}}
+    out: dict[str, Any] = {"floor": load.median_window(windows["floor"]), "loads": {}}
     floor_rps = out["floor"]["rps"]
     for store, count in SCALE_LOADS:
-        data = _median_window(windows[f"{store}-{count}"])
+        data = load.median_window(windows[f"{store}-{count}"])
         data.update(
             store=store,
             instances=count,
             routing="one connection per game" if count == 1 else "each request at random",
             ratio=data["rps"] / floor_rps,
-            server_us=median_of(data["windows_server_us"]),
+            server_us=load.median_of(data["windows_server_us"]),
             redis_us=data["cpu_us_per_request"].get("redis", 0.0),
         )
         out["loads"][f"{store}-{count}"] = data
@@ -483,7 +480,7 @@ def storage(ctx: Context) -> dict[str, Any]:
         ctx.client.memory_usage(index_key(bucket), samples=0) or 0
         for bucket in range(buckets.BUCKETS)
     )
-    index_bytes = index_memory / max(1, index_count(ctx.client))
+    index_bytes = index_memory / max(1, plans.index_count(ctx.client))
     return {
         "games": rows,
         "idempotency": idem,
@@ -508,49 +505,19 @@ def _wait_aof_rewrite(client: redis.Redis) -> None:
 def fill(ctx: Context, total: int) -> dict[str, Any]:
     """Bring Redis to ``total`` stored games: copies (DUMP/RESTORE) of real games, half of
     them halfway through, half finished, each with its log, TTL and index entry."""
-    tables = plans.tables_for(ctx.redis_url)
-    templates = []
-    for game_type in GAME_TYPES:
-        for plan in plans.make_plans(game_type, 4, 8, ctx.seeds(8)):
-            seated = plans.seat(tables, plan)
-            steps = len(plan.steps) if len(templates) % 2 else len(plan.steps) // 2
-            plans.fast_forward(tables, seated, steps)
-            templates.append(ctx.client.dump(game_key(seated.id)))
-    ttl_ms = tables.store.ttl_seconds * 1000
-    missing = total - index_count(ctx.client)
+    dumps = plans.stored_templates(ctx.redis_url, ctx.client, GAME_TYPES, 8, ctx.seeds(16))
+    ttl_ms = plans.tables_for(ctx.redis_url).store.ttl_seconds * 1000
     started = time.perf_counter()
-    first_ms = int(time.time() * 1000)
-    batch = 500
-    made = 0
-    while made < missing:
-        pipe = ctx.client.pipeline(transaction=False)
-        for _ in range(min(batch, missing - made)):
-            game_id = buckets.new_game_id()
-            bucket = buckets.bucket_of(game_id)
-            assert bucket is not None
-            pipe.restore(game_key(game_id), ttl_ms, templates[made % len(templates)], replace=True)
-            # a place as the create script gives it: unique, x * 64 + bucket
-            pipe.zadd(index_key(bucket), {game_id: (first_ms + made) * buckets.BUCKETS + bucket})
-            made += 1
-        pipe.execute()
-    filled = time.perf_counter() - started
+    filled = plans.fill_store(ctx.client, dumps, total, ttl_ms, int(time.time() * 1000))
     _wait_aof_rewrite(ctx.client)
     info = ctx.client.info("memory")
     return {
-        "games": index_count(ctx.client),
+        "games": plans.index_count(ctx.client),
         "keys": ctx.client.dbsize(),
         "used_memory_bytes": info["used_memory"],
         "fill_seconds": filled,
         "aof_rewrite_seconds": time.perf_counter() - started - filled,
     }
-
-
-def index_count(client: Any) -> int:
-    """Games in the listing index (every bucket)."""
-    pipe = client.pipeline(transaction=False)
-    for bucket in range(buckets.BUCKETS):
-        pipe.zcard(index_key(bucket))
-    return sum(pipe.execute())
 
 
 def unfill(ctx: Context, keep: set[str]) -> None:
@@ -568,7 +535,7 @@ def unfill(ctx: Context, keep: set[str]) -> None:
     _wait_aof_rewrite(ctx.client)
 
 
-def growth(ctx: Context, server: servers.Server) -> dict[str, Any]:
+def growth(ctx: Context, server: launch.Server) -> dict[str, Any]:
     """Action throughput of the same games (same seeds and actions, new ids each time) with
     100 games stored, then with many, then with 100 again (A-B-A: the two small phases
     bracket the large one, so drift of the machine shows).
@@ -584,10 +551,10 @@ def growth(ctx: Context, server: servers.Server) -> dict[str, Any]:
     game_plans = plans.make_plans("mr-toast", 4, mode.growth_games, ctx.seeds(mode.growth_games))
     out: dict[str, Any] = {"game_type": "mr-toast", "players": 4}
 
-    def window(name: str) -> loadgen.LoadResult:
+    def window(name: str) -> load.HttpResult:
         games = plans.seat_all(ctx.redis_url, game_plans)
-        result = ctx.load(name, server, streams=plans.action_streams(games, server.port))
-        ctx.log(_line(result))
+        result = ctx.load(name, [server], streams=plans.action_streams(games, server.port))
+        ctx.log(load.describe(result))
         return result
 
     window("action, warm-up window (not counted)")
@@ -600,7 +567,7 @@ def growth(ctx: Context, server: servers.Server) -> dict[str, Any]:
         for _ in range(mode.growth_windows):
             if label != "large":
                 unfill(ctx, keep=set())
-            stored_now = index_count(ctx.client) + mode.growth_games
+            stored_now = plans.index_count(ctx.client) + mode.growth_games
             windows.append((window(f"action @ {stored_now:,} games"), stored_now))
         median = sorted(windows, key=lambda item: item[0].rps)[len(windows) // 2][0]
         out[label] = {
@@ -612,22 +579,9 @@ def growth(ctx: Context, server: servers.Server) -> dict[str, Any]:
         }
     small_rps = sorted(out["small"]["windows_rps"] + out["small_again"]["windows_rps"])
     small_us = sorted(out["small"]["windows_server_us"] + out["small_again"]["windows_server_us"])
-    out["ratio"] = median_of(out["large"]["windows_rps"]) / median_of(small_rps)
-    out["ratio_by_server_cpu"] = median_of(small_us) / median_of(out["large"]["windows_server_us"])
-    return out
-
-
-def median_of(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-
-
-def _line(result: loadgen.LoadResult) -> str:
-    cpu = result.cpu
-    return (
-        f"{result.name}: {result.rps:,.0f} rps, p50 {result.p50_ms:.1f} ms, p99"
-        f" {result.p99_ms:.1f} ms ({result.requests} in {result.window_s:.1f} s; cpu client"
-        f" {cpu.get('client', 0):.0%} server {cpu.get('server', 0):.0%} redis"
-        f" {cpu.get('redis', 0):.0%} other {cpu.get('other', 0):.0%}; statuses {result.statuses})"
+    large = out["large"]
+    out["ratio"] = load.median_of(large["windows_rps"]) / load.median_of(small_rps)
+    out["ratio_by_server_cpu"] = load.median_of(small_us) / load.median_of(
+        large["windows_server_us"]
     )
+    return out

@@ -10,23 +10,21 @@ do not depend on the machine's load, so two variants compare on a shared, noisy 
 Redis runs in its own process and is not counted. Variants (``python -m bench.shortcuts
 --list``): ``view`` and ``summary`` and ``logged`` as the server is, and each with one
 shortcut taken out (or, for the doc wrappers the operation marks replaced, put back).
-Without valgrind it prints wall µs per request instead (noisy). docs/benchmarks.md,
-"Request-path shortcuts", has the figures.
+Without valgrind it prints wall µs per request instead (noisy).
+docs/benchmark-history.md, "Request-path shortcuts", has the figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
-import subprocess
 import sys
 import tempfile
 import time
 
+from bench import launch
 from cardroom.app import CardroomFlask, create_app
 from cardroom.config import Settings
-from cardroom.store.embedded import EmbeddedRedis
 
 
 def _without_json_provider() -> None:
@@ -59,29 +57,6 @@ VARIANTS = {
 }
 
 
-def _callgrind(switch: str) -> None:
-    subprocess.run(
-        ["callgrind_control", "-i", switch, str(os.getpid())],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def _instructions() -> int:
-    """Instructions counted so far (``callgrind_control -e Ir``: one line per thread)."""
-    out = subprocess.run(
-        ["callgrind_control", "-e", "Ir", str(os.getpid())],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    counts = re.findall(r"^\s*Th\s+\d+\s+([\d,]+)", out, re.MULTILINE)
-    if not counts:
-        raise RuntimeError(f"no instruction count in callgrind_control's answer: {out!r}")
-    return sum(int(count.replace(",", "")) for count in counts)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.shortcuts", description=__doc__)
     parser.add_argument("variant", nargs="?", choices=sorted(VARIANTS))
@@ -95,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if change is not None:
         change()
     under_valgrind = _running_callgrind()
-    with EmbeddedRedis(tempfile.mkdtemp(prefix="cardroom-shortcuts-")) as redis_server:
+    with launch.embedded_redis(tempfile.mkdtemp(prefix="cardroom-shortcuts-")) as redis_server:
         log = "all" if load == "logged" else "errors"
         settings = Settings.from_env(redis_url=redis_server.url, request_log=log)
         app = create_app(settings)
@@ -118,12 +93,12 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(50):  # warm up: caches, kept games, first-call costs
             request()
         if under_valgrind:
-            _callgrind("on")
-            started = _instructions()
+            launch.callgrind_counting(os.getpid(), on=True)
+            started = launch.callgrind_instructions(os.getpid())
             for _ in range(args.requests):
                 request()
-            ended = _instructions()
-            _callgrind("off")
+            ended = launch.callgrind_instructions(os.getpid())
+            launch.callgrind_counting(os.getpid(), on=False)
             print(f"{args.variant}: {(ended - started) / args.requests:,.0f} Ir per request")
         else:
             started_s = time.perf_counter()

@@ -7,28 +7,30 @@ import json
 import math
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 import redis
 
-from bench import servers
-from bench.peer import sdk_check, systems
-from bench.peer.window import WindowSpec, run_window
+from bench import launch
+from bench.load import SocketLoad, SocketTarget, interleave, median_of, socket_window
+from bench.peer import sdk_check
+from bench.report import NOISY_OTHER_CPU, commit, log
+from bench.report import table as _table
+from bench.scenarios import game_bytes
 
-ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_OUT = ROOT / "bench" / "results" / "peer-latest.json"
+DEFAULT_OUT = launch.ROOT / "bench" / "results" / "peer-latest.json"
 SYSTEM_KINDS = ("cardroom", "bgio-redis", "bgio-memory")
 # Run only when asked (--systems …,floor): the socket floor (floor_app.py, README "The floor").
 OPTIONAL_KINDS = ("floor",)
-FLOOR_APP = "bench.peer.floor_app:create_app()"
 BYTES_SAMPLE = 5  # finished games sized in Redis after each window
-NOISY_OTHER_CPU = 0.10
+BGIO_PREFIX = "bgio"  # redis-storage.js's keys: bgio:<match id>:<kind>
+BGIO_KINDS = ("state", "initial", "metadata", "log")
 # The Node client follows a game as the SDK does when their messages per move (requests and
 # socket messages of these kinds, and views pushed to them) agree within this fraction; the
 # mixes of two games of random play differ by a few per cent.
@@ -38,10 +40,6 @@ SDK_DRIFT = 0.15
 # Every load client comes from 127.0.0.1: the per-address limits on creating and joining
 # games (600 and 1,200 a minute) would refuse the load's own setup. boardgame.io has none.
 CARDROOM_ENV = {"CARDROOM_RATE_LIMIT_CREATE": "off", "CARDROOM_RATE_LIMIT_JOIN": "off"}
-
-
-def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 def _ints(text: str) -> list[int]:
@@ -118,14 +116,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    node = systems.node_binary()
+    node = launch.node_binary()
     if node is None:
         print(
             "bench.peer: skipped: Node.js (node >= 18, with npm) is not installed; it runs"
             " boardgame.io. Debian: apt-get install -y nodejs npm"
         )
         return 0
-    systems.ensure_packages(log)
+    launch.ensure_packages(log)
     started = time.time()
     report: dict[str, Any] = {
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),
@@ -183,26 +181,14 @@ def interpreter_problem(python: str) -> str | None:
 
 
 def machine(node: str, cardroom_python: str) -> dict[str, Any]:
-    def git(*words: str) -> str:
-        try:
-            return subprocess.run(
-                ["git", *words], cwd=ROOT, capture_output=True, text=True, check=False
-            ).stdout.strip()
-        except OSError:
-            return ""
-
-    commit = git("rev-parse", "--short", "HEAD")
-    dirty = git("status", "--porcelain", "--", "server", "bench/peer")
-    if dirty:
-        commit += f"+{len(dirty.splitlines())} uncommitted files"
     return {
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "cardroom_python": describe_python(cardroom_python),
-        "node": systems.node_version(node),
-        "boardgame.io": systems.installed_version("boardgame.io"),
-        "ioredis": systems.installed_version("ioredis"),
-        "commit": commit,
+        "node": launch.node_version(node),
+        "boardgame.io": launch.installed_version("boardgame.io"),
+        "ioredis": launch.installed_version("ioredis"),
+        "commit": commit("server", "bench/peer"),
         "loadavg_before": os.getloadavg(),
     }
 
@@ -212,90 +198,71 @@ def machine(node: str, cardroom_python: str) -> dict[str, Any]:
 
 def start_systems(
     args: argparse.Namespace, node: str, scratch: Path, stack: list[Any]
-) -> list[systems.System]:
-    """Every system of the run, started; ``stack`` gets what to stop, in order."""
-    out: list[systems.System] = []
+) -> list[SocketTarget]:
+    """Every system of the run, started, each on a Redis of its own (but boardgame.io in
+    memory); ``stack`` gets what to stop, in order.
+
+    A Redis per cardroom server, as each boardgame.io system has: every cardroom process
+    hears every game's changes on its Redis, so a server idle between its windows would
+    otherwise spend CPU (outside this system's count) on the other's moves.
+    """
+    out: list[SocketTarget] = []
     server_env = dict(item.split("=", 1) for item in args.server_env)
     if "cardroom" in args.systems:
         for workers in args.cardroom_workers:
-            # A Redis of its own, as each boardgame.io system has: every cardroom process
-            # hears every game's changes on its Redis, so a server idle between its windows
-            # would otherwise spend CPU (outside this system's count) on the other's moves.
             env = {**CARDROOM_ENV, **server_env, "CARDROOM_WORKERS": str(workers)}
-            out.append(
-                _gunicorn_system(args, scratch, stack, f"cardroom-w{workers}", "cardroom", env)
-            )
+            out.append(_system(args, node, scratch, stack, f"cardroom-w{workers}", env=env))
     if "floor" in args.systems:
         env = {"CARDROOM_WORKERS": "1"}
-        out.append(_gunicorn_system(args, scratch, stack, "floor", "floor", env, FLOOR_APP))
-    if "bgio-redis" in args.systems:
-        store = servers.start_redis(scratch / "redis-bgio")
-        stack.append(store.stop)
-        assert store.process is not None
-        log_path = scratch / "bgio-redis.log"
-        server = systems.start_bgio(node, "redis", log_path, store.url)
-        stack.append(server.stop)
-        out.append(
-            systems.System(
-                name="bgio-redis",
-                kind="bgio",
-                url=f"http://127.0.0.1:{server.port}",
-                server_pid=server.pid,
-                redis_pid=store.process.pid,
-                redis_url=store.url,
-                notes={"log": str(log_path)},
-            )
-        )
-    if "bgio-memory" in args.systems:
-        log_path = scratch / "bgio-memory.log"
-        server = systems.start_bgio(node, "memory", log_path, None)
-        stack.append(server.stop)
-        out.append(
-            systems.System(
-                name="bgio-memory",
-                kind="bgio",
-                url=f"http://127.0.0.1:{server.port}",
-                server_pid=server.pid,
-                redis_pid=None,
-                redis_url=None,
-                notes={"log": str(log_path)},
-            )
-        )
+        out.append(_system(args, node, scratch, stack, "floor", env=env))
+    for storage in ("redis", "memory"):
+        if f"bgio-{storage}" in args.systems:
+            out.append(_system(args, node, scratch, stack, f"bgio-{storage}"))
     return out
 
 
-def _gunicorn_system(
+def _system(
     args: argparse.Namespace,
+    node: str,
     scratch: Path,
     stack: list[Any],
     name: str,
-    kind: str,
-    env: dict[str, str],
-    app: str | None = None,
-) -> systems.System:
-    """gunicorn with cardroom's config (``app``: another WSGI app) on a Redis of its own."""
-    store = servers.start_redis(scratch / f"redis-{name}")
-    stack.append(store.stop)
-    assert store.process is not None
-    log_path = scratch / f"gunicorn-{name}.log"
-    server = servers.start_gunicorn(
-        store.url, app=app, log_path=log_path, python=args.cardroom_python, **env
-    )
+    env: dict[str, str] | None = None,
+) -> SocketTarget:
+    """One system: cardroom (or the floor, another WSGI app) under gunicorn with cardroom's
+    config, or boardgame.io's Node server."""
+    store = None
+    if name != "bgio-memory":
+        store = launch.start_redis(scratch / f"redis-{name}")
+        stack.append(store.stop)
+        assert store.process is not None
+    redis_url = store.url if store else None
+    log_path = scratch / f"{name}.log"
+    if name.startswith("bgio-"):
+        kind = "bgio"
+        server = launch.start_bgio(node, name.removeprefix("bgio-"), log_path, redis_url)
+    else:
+        assert store is not None and env is not None
+        kind = "floor" if name == "floor" else "cardroom"
+        app = launch.SOCKET_FLOOR if kind == "floor" else None
+        server = launch.start_gunicorn(
+            store.url, app=app, log_path=log_path, python=args.cardroom_python, **env
+        )
     stack.append(server.stop)
-    return systems.System(
+    return SocketTarget(
         name=name,
         kind=kind,
-        url=f"http://127.0.0.1:{server.port}",
+        url=server.url,
         server_pid=server.pid,
-        redis_pid=store.process.pid,
-        redis_url=store.url,
-        notes={"workers": int(env["CARDROOM_WORKERS"]), "log": str(log_path)},
+        redis_pid=store.process.pid if store and store.process else None,
+        redis_url=redis_url,
+        log_path=log_path,
     )
 
 
 def run(args: argparse.Namespace, node: str, scratch: Path) -> dict[str, Any]:
     stack: list[Any] = []
-    windows: list[dict[str, Any]] = []
+    windows: list[dict[str, Any]] = []  # in the order they ran
     sizes: dict[str, list[dict[str, int]]] = {}
     out: dict[str, Any] = {}
     try:
@@ -311,34 +278,49 @@ def run(args: argparse.Namespace, node: str, scratch: Path) -> dict[str, Any]:
                 f"SDK check: {out['sdk_check']['requests_total_per_move']:.2f} requests per move"
                 f" ({_mix(out['sdk_check']['requests_per_move'])})"
             )
-        for round_no in range(args.rounds):
+        per_round = len(args.games) * len(running)
+
+        def window(system: SocketTarget, games: int, round_no: int, number: int) -> Any:
+            spec = SocketLoad(
+                node=node,
+                games=games,
+                warmup=args.warmup,
+                duration=args.window,
+                client_processes=args.client_processes,
+                seed=args.seed * 1000 + round_no * 10 + number,
+                cardroom_game=args.cardroom_game,
+                transports=args.transports,
+            )
+
+            def measure() -> dict[str, Any]:
+                result = socket_window(system, spec, scratch)
+                result["round"] = round_no + 1
+                windows.append(result)
+                log(f"round {round_no + 1}/{args.rounds} " + _line(result))
+                if system.redis_url and system.kind != "floor":
+                    sample = result["finished_ids"][:BYTES_SAMPLE]
+                    sizes.setdefault(system.name, []).extend(measure_bytes(system, sample))
+                return result
+
+            return measure
+
+        def windows_of_round(round_no: int) -> list[tuple[Hashable, Any]]:
+            """Every system at every game count, the order of the systems rotated."""
+            loads: list[tuple[Hashable, Any]] = []
             for games in args.games:
                 shift = round_no % len(running)
                 for system in running[shift:] + running[:shift]:
-                    spec = WindowSpec(
-                        node=node,
-                        games=games,
-                        warmup=args.warmup,
-                        duration=args.window,
-                        client_processes=args.client_processes,
-                        seed=args.seed * 1000 + round_no * 10 + len(windows),
-                        cardroom_game=args.cardroom_game,
-                        transports=args.transports,
-                    )
-                    result = run_window(system, spec, scratch)
-                    result["round"] = round_no + 1
-                    windows.append(result)
-                    log(f"round {round_no + 1}/{args.rounds} " + _line(result))
-                    if system.redis_url and system.kind != "floor":
-                        sizes.setdefault(system.name, []).extend(
-                            measure_bytes(system, result["finished_ids"][:BYTES_SAMPLE])
-                        )
+                    number = round_no * per_round + len(loads)
+                    loads.append((system.name, window(system, games, round_no, number)))
+            return loads
+
+        interleave(args.rounds, windows_of_round)
         out["unusual_log_lines"] = unusual_lines(running)
     finally:
         for stop in reversed(stack):
             stop()
-    for window in windows:
-        window.pop("finished_ids", None)
+    for result in windows:
+        result.pop("finished_ids", None)
     out["windows"] = windows
     out["bytes_per_finished_game"] = {
         name: _median_parts(rows) for name, rows in sizes.items() if rows
@@ -348,15 +330,31 @@ def run(args: argparse.Namespace, node: str, scratch: Path) -> dict[str, Any]:
     return out
 
 
-def measure_bytes(system: systems.System, ids: list[str]) -> list[dict[str, int]]:
+def measure_bytes(system: SocketTarget, ids: list[str]) -> list[dict[str, int]]:
     assert system.redis_url is not None
     client = redis.Redis.from_url(system.redis_url, socket_timeout=30)
     try:
-        cardroom = system.kind == "cardroom"
-        measure = systems.cardroom_game_bytes if cardroom else systems.bgio_game_bytes
+        measure = cardroom_game_bytes if system.kind == "cardroom" else bgio_game_bytes
         return [measure(client, game_id) for game_id in ids]
     finally:
         client.close()
+
+
+def _memory(client: redis.Redis, key: str) -> int:
+    return int(client.memory_usage(key, samples=0) or 0)
+
+
+def cardroom_game_bytes(client: redis.Redis, game_id: str) -> dict[str, int]:
+    """MEMORY USAGE of a game's hash, and of the stored answers of its Idempotency-Keys."""
+    parts = game_bytes(client, game_id)
+    return {"game": parts["hash"], "idempotency": parts["idempotency"]}
+
+
+def bgio_game_bytes(client: redis.Redis, match_id: str) -> dict[str, int]:
+    """MEMORY USAGE of each key the adapter wrote for a match (redis-storage.js)."""
+    parts = {kind: _memory(client, f"{BGIO_PREFIX}:{match_id}:{kind}") for kind in BGIO_KINDS}
+    parts["game"] = sum(parts.values())
+    return parts
 
 
 def _median_parts(rows: list[dict[str, int]]) -> dict[str, Any]:
@@ -365,11 +363,11 @@ def _median_parts(rows: list[dict[str, int]]) -> dict[str, Any]:
     return {**ordered[len(ordered) // 2], "sampled": len(rows)}
 
 
-def unusual_lines(running: list[systems.System]) -> dict[str, list[str]]:
+def unusual_lines(running: list[SocketTarget]) -> dict[str, list[str]]:
     """Warnings and errors in the servers' logs (the last 20 of each)."""
     out = {}
     for system in running:
-        path = Path(system.notes["log"])
+        path = system.log_path
         if not path.exists():
             continue
         lines = path.read_text(errors="replace").splitlines()
@@ -386,11 +384,6 @@ def unusual_lines(running: list[systems.System]) -> dict[str, list[str]]:
 # --- figures -----------------------------------------------------------------------------------
 
 
-def _median(values: list[float]) -> float:
-    clean = [value for value in values if not math.isnan(value)]
-    return statistics.median(clean) if clean else math.nan
-
-
 def table(windows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per (games, system): medians over its windows, and their ranges."""
     groups: dict[tuple[int, str], list[dict[str, Any]]] = {}
@@ -400,10 +393,10 @@ def table(windows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for (games, name), group in groups.items():
 
         def med(key: str, group: list[dict[str, Any]] = group) -> float:
-            return _median([window[key] for window in group])
+            return median_of([window[key] for window in group])
 
         cpu_keys = group[0]["cpu_us_per_move"].keys()
-        cpu = {key: _median([w["cpu_us_per_move"][key] for w in group]) for key in cpu_keys}
+        cpu = {key: median_of([w["cpu_us_per_move"][key] for w in group]) for key in cpu_keys}
         rows.append(
             {
                 "games": games,
@@ -494,7 +487,7 @@ def sdk_drift(check: dict[str, Any], windows: list[dict[str, Any]]) -> float | N
     sdk = _steady(check["requests_per_move"]) + check.get("pushed_per_move", 0.0)
     if not node or not sdk:
         return None
-    return abs(_median(node) - sdk) / sdk
+    return abs(median_of(node) - sdk) / sdk
 
 
 def _line(result: dict[str, Any]) -> str:
@@ -510,20 +503,6 @@ def _line(result: dict[str, Any]) -> str:
         f" other cpu {share['other']:.0%}"
         + (f"; problems {result['problems']}" if result["problems"] else "")
     )
-
-
-def _table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=True)]
-    lines = []
-    for index, row in enumerate([headers, *rows]):
-        cells = [
-            str(cell).ljust(width) if position == 0 else str(cell).rjust(width)
-            for position, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells))
-        if index == 0:
-            lines.append("  ".join("-" * width for width in widths))
-    return "\n".join(lines)
 
 
 def _num(value: float, digits: int = 0) -> str:

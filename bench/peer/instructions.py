@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 import shutil
 import subprocess
 import sys
@@ -30,22 +28,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import servers
-from bench.peer.systems import PEER_DIR, ensure_packages
-from cardroom.store.embedded import EmbeddedRedis, free_port
+from bench import launch
 
 BOOT_SECONDS = 600.0  # a worker under valgrind imports everything about fifty times slower
-
-
-def _instructions(pid: int) -> int:
-    out = subprocess.run(
-        ["callgrind_control", "-e", "Ir", str(pid)], capture_output=True, text=True, check=True
-    ).stdout
-    if "Totals" not in out:
-        raise RuntimeError(f"no instruction count in callgrind_control's answer: {out!r}")
-    # One line per thread; none before anything was counted.
-    counts = re.findall(r"^\s*Th\s+\d+\s+([\d,]+)", out, re.MULTILINE)
-    return sum(int(count.replace(",", "")) for count in counts)
+CALLGRIND = (
+    "valgrind",
+    "--tool=callgrind",
+    "--trace-children=yes",
+    "--instr-atstart=no",
+    "--callgrind-out-file=/dev/null",
+)
 
 
 def _worker_of(master: int) -> int:
@@ -65,49 +57,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--load-dir", type=Path, default=PEER_DIR)
+    parser.add_argument("--load-dir", type=Path, default=launch.PEER_DIR)
     args = parser.parse_args(argv)
     for tool in ("valgrind", "callgrind_control", "node"):
         if shutil.which(tool) is None:
             print(f"bench.peer.instructions: skipped: {tool} is not installed")
             return 0
-    ensure_packages(lambda message: print(message, file=sys.stderr))
-    with EmbeddedRedis(tempfile.mkdtemp(prefix="cardroom-instructions-")) as redis_server:
-        port = free_port()
-        env = dict(
-            os.environ,
-            REDIS_URL=redis_server.url,
-            CARDROOM_BIND=f"127.0.0.1:{port}",
-            CARDROOM_WORKERS="1",
-            CARDROOM_WORKER_TIMEOUT="900",
-            CARDROOM_RATE_LIMIT_CREATE="off",
-            CARDROOM_RATE_LIMIT_JOIN="off",
-        )
-        env.update(item.split("=", 1) for item in args.server_env)
-        command = [
-            "valgrind",
-            "--tool=callgrind",
-            "--trace-children=yes",
-            "--instr-atstart=no",
-            "--callgrind-out-file=/dev/null",
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--config",
-            "python:cardroom.gunicorn_conf",
-        ]
-        log_path = Path(tempfile.gettempdir()) / f"cardroom-instructions-{port}.log"
-        with open(log_path, "wb") as log:
-            master = subprocess.Popen(
-                command, env=env, cwd=servers.ROOT, stdout=log, stderr=subprocess.STDOUT
-            )
-        load = None
+    launch.ensure_packages(lambda message: print(message, file=sys.stderr))
+    server_env = {
+        "CARDROOM_WORKERS": "1",
+        "CARDROOM_WORKER_TIMEOUT": "900",
+        "CARDROOM_RATE_LIMIT_CREATE": "off",
+        "CARDROOM_RATE_LIMIT_JOIN": "off",
+        **dict(item.split("=", 1) for item in args.server_env),
+    }
+    with tempfile.TemporaryDirectory(prefix="cardroom-instructions-") as scratch:
+        store = launch.start_redis(Path(scratch) / "redis")
+        server = load = None
         try:
-            servers.wait_healthy(port, master, timeout=BOOT_SECONDS)
-            worker = _worker_of(master.pid)
-            url, games = f"http://127.0.0.1:{port}", str(args.games)
+            server = launch.start_gunicorn(
+                store.url,
+                log_path=Path(scratch) / "gunicorn.log",
+                wrapper=CALLGRIND,
+                boot_timeout=BOOT_SECONDS,
+                **server_env,
+            )
+            worker = _worker_of(server.pid)
             load = subprocess.Popen(
-                ["node", "load-cardroom.js", "--url", url, "--games", games],
+                ["node", "load-cardroom.js", "--url", server.url, "--games", str(args.games)],
                 cwd=args.load_dir,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -118,15 +95,15 @@ def main(argv: list[str] | None = None) -> int:
                 if load.poll() is not None:
                     raise RuntimeError("the load client exited before its games were seated")
             time.sleep(5)  # warm: imports done, pools filled
-            subprocess.run(["callgrind_control", "-i", "on", str(worker)], check=True)
-            before = _instructions(worker)
+            launch.callgrind_counting(worker, on=True)
+            before = launch.callgrind_instructions(worker)
             load.stdin.write("start\n")
             load.stdin.flush()
             time.sleep(args.seconds)
             load.stdin.write("stop\n")
             load.stdin.flush()
-            after = _instructions(worker)
-            subprocess.run(["callgrind_control", "-i", "off", str(worker)], check=True)
+            after = launch.callgrind_instructions(worker)
+            launch.callgrind_counting(worker, on=False)
             result = next(json.loads(line) for line in load.stdout if '"event":"result"' in line)
         finally:
             if load is not None:
@@ -136,11 +113,9 @@ def main(argv: list[str] | None = None) -> int:
                     load.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     load.kill()
-            master.terminate()
-            try:
-                master.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                master.kill()
+            if server is not None:
+                server.stop(timeout=60)
+            store.stop()
     moves = max(1, result["moves"])
     print(
         f"{result['moves']} moves in {args.seconds:g} s under callgrind:"
