@@ -22,4 +22,4 @@ EXPOSE 8000 9464
 # The port comes from CARDROOM_BIND, as gunicorn's does.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD ["cardroom", "healthcheck"]
-CMD ["python", "-m", "gunicorn", "--config", "python:cardroom.gunicorn_conf"]
+CMD ["python", "-m", "gunicorn", "--config", "python:cardroom.serve.gunicorn_conf"]

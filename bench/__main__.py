@@ -118,7 +118,7 @@ def run(ctx: scenarios.Context, chosen: set[str], results: dict[str, Any]) -> No
 
 
 def machine() -> dict[str, Any]:
-    from cardroom import gunicorn_conf
+    from cardroom.serve import gunicorn_conf
 
     return {
         "cores": os.cpu_count(),

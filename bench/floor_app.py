@@ -7,7 +7,7 @@ record (the bench measures one and passes it in ``BENCH_BLOB_FILE``) and answers
 object: the two Redis round trips of an action (load, compare-and-set), with no engine, no
 schema and no JSON of the state. No real endpoint can be faster than this.
 
-    python -m gunicorn --config python:cardroom.gunicorn_conf 'bench.floor_app:create_app()'
+    python -m gunicorn --config python:cardroom.serve.gunicorn_conf 'bench.floor_app:create_app()'
 """
 
 from __future__ import annotations

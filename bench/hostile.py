@@ -167,8 +167,8 @@ def table(client: Any, players: int) -> tuple[str, dict[int, str]]:
 
 
 def phase_bytes(folder: Path) -> dict[str, Any]:
-    from cardroom.app import create_app
     from cardroom.config import Settings
+    from cardroom.serve.app import create_app
 
     server = start_redis(folder / "bytes")
     try:
@@ -207,8 +207,8 @@ def phase_bytes(folder: Path) -> dict[str, Any]:
 
 
 def phase_fsync(folder: Path, actions: int) -> dict[str, Any]:
-    from cardroom.app import create_app
     from cardroom.config import Settings
+    from cardroom.serve.app import create_app
 
     figures: dict[str, Any] = {}
     for mode in ("everysec", "always"):

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardroom.cli import GUNICORN_CONFIG
+from cardroom.serve.cli import GUNICORN_CONFIG
 from cardroom.store.embedded import EmbeddedRedis, free_port
 from cardroom.store.embedded_cluster import EmbeddedCluster
 
@@ -33,7 +33,7 @@ PEER_DIR = ROOT / "bench" / "peer"
 NODE_MODULES = PEER_DIR / "node_modules"
 MIN_NODE_MAJOR = 18
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-CARDROOM_APP = "cardroom.app:create_app()"
+CARDROOM_APP = "cardroom.serve.app:create_app()"
 # The least an action could cost on this stack (docs/benchmarks.md, "Targets") and the least
 # a move could cost on the game socket (bench/peer/README.md, "The floor").
 HTTP_FLOOR = "bench.floor_app:create_app()"

@@ -29,8 +29,8 @@ import redis
 
 from bench import launch, plans
 from bench.report import log
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.store import buckets
 from cardroom.store.connection import plain_client
 from cardroom.store.listing import index_key

@@ -30,10 +30,10 @@ from werkzeug.test import EnvironBuilder
 
 from bench import launch, plans
 from cardroom.api.schemas import ActionBodySchema
-from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.games.base import redact_event
 from cardroom.registry import get_game
+from cardroom.serve.app import create_app
 from cardroom.store.record import GameRecord, game_key
 
 GAME_TYPES = ("mr-toast", "exact-plays")
@@ -43,7 +43,7 @@ LAYERS: list[tuple[str, Callable[[str], bool]]] = [
     ("engine (cardroom.games, bots)", lambda k: "/cardroom/games/" in k or "/cardroom/bots/" in k),
     ("cardroom.table", lambda k: "/cardroom/table/" in k),
     ("cardroom.store", lambda k: "/cardroom/store/" in k),
-    ("cardroom.api", lambda k: "/cardroom/api/" in k or "/cardroom/app.py" in k),
+    ("cardroom.api", lambda k: "/cardroom/api/" in k or "/cardroom/serve/app.py" in k),
     ("marshmallow", lambda k: "/marshmallow/" in k),
     ("flask-smorest, webargs", lambda k: "/flask_smorest/" in k or "/webargs/" in k),
     ("redis-py", lambda k: "/redis/" in k),

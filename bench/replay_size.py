@@ -21,9 +21,9 @@ from pathlib import Path
 import orjson
 
 from bench import launch
-from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.progress import Progression
+from cardroom.serve.app import create_app
 from cardroom.table import Tables, replays
 
 # (label, game type, players, bot policy or None for people who never act, options)

@@ -23,8 +23,8 @@ import tempfile
 import time
 
 from bench import launch
-from cardroom.app import CardroomFlask, create_app
 from cardroom.config import Settings
+from cardroom.serve.app import CardroomFlask, create_app
 
 
 def _without_json_provider() -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.store.embedded import EmbeddedRedis, free_port
 from cardroom.store.embedded_cluster import EmbeddedCluster
 

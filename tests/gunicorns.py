@@ -16,7 +16,7 @@ from typing import IO
 
 import requests
 
-from cardroom.cli import GUNICORN_CONFIG
+from cardroom.serve.cli import GUNICORN_CONFIG
 
 __all__ = ["GUNICORN_CONFIG", "start_gunicorn", "stop_gunicorn", "wait_healthy"]
 

@@ -29,7 +29,7 @@ from wsproto.events import (
     TextMessage,
 )
 
-from cardroom import arrival
+from cardroom.serve import arrival
 from cardroom.store import connection as store_connection
 from cardroom.store.connection import cheap_ready_check, make_client, parse_redis_url
 from cardroom.store.embedded import EmbeddedRedis, free_port

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cardroom import cli
+from cardroom.serve import cli
 
-COMMAND = [sys.executable, "-m", "cardroom.cli"]
+COMMAND = [sys.executable, "-m", "cardroom.serve.cli"]
 TIMEOUT = 60
 
 

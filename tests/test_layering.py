@@ -23,7 +23,7 @@ API_LAYER = [
     *sorted((PACKAGE / "api").rglob("*.py")),
     *sorted((PACKAGE / "store").glob("*.py")),
     *sorted((PACKAGE / "table").glob("*.py")),
-    PACKAGE / "app.py",
+    PACKAGE / "serve" / "app.py",
 ]
 FORBIDDEN_IN_ENGINES = {"flask", "redis", "requests", "time", "datetime", "socket", "os"}
 
@@ -104,16 +104,21 @@ def drawings() -> list[list[str]]:
 
 def test_the_architecture_page_draws_the_layers_the_contracts_state():
     """The drawings on docs/architecture.md cannot drift from pyproject.toml: the server's
-    and the SDK's columns, and the table's own layers, read as the contracts list them."""
-    server_and_sdk, table = drawings()[:2]
+    and the SDK's columns, and the serving package's and the table's own layers, read as the
+    contracts list them."""
+    server_and_sdk, serve, table = drawings()[:3]
     header, *rows = server_and_sdk
     right = header.index("cardroom_sdk")
     server = [row[:right].strip() for row in rows if row[:right].strip()]
     sdk = [row[right:].strip() for row in rows if row[right:].strip()]
     assert server == contract_layers("layers")
     assert sdk == contract_layers("sdk-layers")
-    table_layers = [re.split(r"\s{2,}", row.strip())[0] for row in table if row.strip()]
-    assert table_layers == contract_layers("table-layers")
+
+    def left_column(block: list[str]) -> list[str]:
+        return [re.split(r"\s{2,}", row.strip())[0] for row in block if row.strip()]
+
+    assert left_column(serve) == contract_layers("serve-layers")
+    assert left_column(table) == contract_layers("table-layers")
 
 
 def test_the_architecture_page_names_the_moves_stages_in_their_order():

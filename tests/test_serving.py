@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import requests
 
-from cardroom import gunicorn_conf
+from cardroom.serve import gunicorn_conf
 from cardroom.store.embedded import free_port
 
 from gunicorns import wait_healthy
@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_gunicorn_serves_the_api_as_the_image_does(live_server):
-    """`live_server` is gunicorn started with the image's config (python:cardroom.gunicorn_conf)."""
+    """`live_server` is gunicorn started with the image's config
+    (python:cardroom.serve.gunicorn_conf)."""
     assert requests.get(f"{live_server}/healthz", timeout=5).json() == {
         "status": "ok",
         "redis": "ok",
@@ -50,7 +51,7 @@ def test_a_worker_freezes_what_it_made_at_start_and_collects_young_objects_less_
 
 def test_dockerfile_uses_the_shared_config_and_passes_hadolint():
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert '"--config", "python:cardroom.gunicorn_conf"' in dockerfile
+    assert '"--config", "python:cardroom.serve.gunicorn_conf"' in dockerfile
     assert "HEALTHCHECK" in dockerfile and "\nUSER " in dockerfile
     hadolint = shutil.which("hadolint") or str(Path(sys.executable).with_name("hadolint"))
     result = subprocess.run(
@@ -64,7 +65,7 @@ def test_cardroom_serve_runs_on_an_embedded_redis_and_keeps_games_across_restart
     base = f"http://127.0.0.1:{port}"
     env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
     command = [
-        sys.executable, "-m", "cardroom.cli", "serve",
+        sys.executable, "-m", "cardroom.serve.cli", "serve",
         "--port", str(port), "--data-dir", str(tmp_path / "data"), "--workers", "1",
     ]  # fmt: skip
 

@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from cardroom import cli
 from cardroom import simulate as sim
 from cardroom.bots import random_policy
 from cardroom.registry import registry
+from cardroom.serve import cli
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -226,7 +226,7 @@ def test_known_games_are_listed_from_the_registry():
 
 
 def test_cli_in_a_subprocess():
-    command = [sys.executable, "-m", "cardroom.cli", "simulate"]
+    command = [sys.executable, "-m", "cardroom.serve.cli", "simulate"]
     ok = subprocess.run(
         [*command, "--game", "exact-plays", "--players", "3", "--games", "10", "--json"],
         capture_output=True,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.app import create_app
+from cardroom.serve.app import create_app
 from cardroom.store import Conflict
 from cardroom.table.turns import GameTurns
 

@@ -1,5 +1,5 @@
 """A gevent worker stays fair: each HTTP request lets the worker's other greenlets run
-before the app does (cardroom/arrival.py; docs/architecture.md, "Redis connections")."""
+before the app does (cardroom/serve/arrival.py; docs/architecture.md, "Redis connections")."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from gevent import monkey
 monkey.patch_all()
 import gevent
 
-from cardroom.arrival import ArrivalGuard
+from cardroom.serve.arrival import ArrivalGuard
 
 ran, seen_by_app = [], []
 

@@ -16,7 +16,8 @@ by each following seat's greenlet. No engine, no checks of the action, no Idempo
 stored, no events, no HTTP framework on the socket path. What cardroom costs above this is
 its own work; what this costs is the stack's.
 
-    python -m gunicorn --config python:cardroom.gunicorn_conf 'bench.peer.floor_app:create_app()'
+    python -m gunicorn --config python:cardroom.serve.gunicorn_conf \
+        'bench.peer.floor_app:create_app()'
 """
 
 from __future__ import annotations

@@ -74,7 +74,7 @@ class Settings:
     request_log: str = "errors"
     metrics: bool = True
     # Where /metrics is served: a second listening address (host:port) that serves only
-    # /metrics and /healthz; "" serves /metrics nowhere (cardroom.gunicorn_conf binds it).
+    # /metrics and /healthz; "" serves /metrics nowhere (cardroom.serve.gunicorn_conf binds it).
     metrics_bind: str = ""
     # Bot play per request: at most this many bot actions and this many seconds; the rest
     # is continued by the next request or by the progression loop (cardroom.progress).

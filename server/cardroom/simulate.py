@@ -370,7 +370,8 @@ class Progress:
 
 
 def main(args: argparse.Namespace) -> int:
-    """``cardroom simulate`` (arguments from ``cardroom.cli``): 0, 1 on failure, 2 on misuse."""
+    """``cardroom simulate`` (arguments from ``cardroom.serve.cli``): 0, 1 on failure, 2 on
+    misuse."""
     try:
         config = make_config(
             args.game, args.players, args.policies, args.games, args.seed, args.options

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.registry import get_game
+from cardroom.serve.app import create_app
 from cardroom.store import GameRecord
 from cardroom.table import Tables
 

@@ -22,8 +22,8 @@ from typing import Any
 import httpx
 import pytest
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.table import Tables
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from cardroom.api import games as games_api
-from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.registry import registry
+from cardroom.serve.app import create_app
 
 from helpers import auth, create_game, join_all
 

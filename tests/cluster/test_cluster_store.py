@@ -12,9 +12,9 @@ from collections import Counter
 import pytest
 import redis
 
-from cardroom.app import create_app
-from cardroom.cli import GUNICORN_CONFIG
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
+from cardroom.serve.cli import GUNICORN_CONFIG
 from cardroom.store import RedisURLError, buckets
 from cardroom.store.connection import plain_client
 from cardroom.store.embedded_cluster import EmbeddedCluster

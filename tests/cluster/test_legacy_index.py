@@ -9,7 +9,7 @@ import secrets
 
 import pytest
 
-from cardroom.app import create_app
+from cardroom.serve.app import create_app
 from cardroom.store import buckets, listing
 from cardroom.store.connection import plain_client
 from cardroom.store.listing import LEGACY_INDEX_KEY

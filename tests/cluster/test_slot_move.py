@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import pytest
 import requests
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.store import buckets
 from cardroom.store.connection import plain_client
 from cardroom.store.embedded import free_port

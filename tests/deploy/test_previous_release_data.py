@@ -25,8 +25,8 @@ import pytest
 import redis
 import requests
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.store.embedded import EmbeddedRedis, free_port
 
 from gunicorns import start_gunicorn, stop_gunicorn

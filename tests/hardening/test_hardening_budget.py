@@ -14,9 +14,9 @@ import pytest
 import requests
 from hardening_kit import stored_game
 
-from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.progress import Progression
+from cardroom.serve.app import create_app
 from cardroom.store.due import bucket_of
 from cardroom.store.embedded import EmbeddedRedis, free_port
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 import redis
 
-from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
+from cardroom.serve.app import create_app
 from cardroom.store.record import game_key
 
 from helpers import auth, create_game, join_all, view

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 
 from helpers import auth, create_game, join_all
 

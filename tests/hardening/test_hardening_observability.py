@@ -10,8 +10,8 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.store.embedded import free_port
 
 from gunicorns import start_gunicorn, stop_gunicorn

@@ -20,7 +20,7 @@ import requests
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from cardroom.cli import build_parser
+from cardroom.serve.cli import build_parser
 from cardroom.store.embedded import AOF_NAME, EmbeddedRedis, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +81,7 @@ def test_the_backup_instructions_hold_for_redis_6_2(tmp_path):
 
 def test_the_health_check_takes_its_port_from_cardroom_bind(live_server):
     port = live_server.rsplit(":", 1)[1]
-    command = [sys.executable, "-m", "cardroom.cli", "healthcheck"]
+    command = [sys.executable, "-m", "cardroom.serve.cli", "healthcheck"]
     healthy = subprocess.run(
         command, env={**os.environ, "CARDROOM_BIND": f"0.0.0.0:{port}"}, timeout=30, check=False
     )

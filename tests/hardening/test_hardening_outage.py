@@ -20,8 +20,8 @@ import pytest
 import requests
 from hardening_kit import Accepted, replay_matches, stored_game
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.store.embedded import EmbeddedRedis, free_port
 
 from gunicorns import start_gunicorn, stop_gunicorn

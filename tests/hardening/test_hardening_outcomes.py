@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.store.embedded import EmbeddedRedis
 
 from helpers import auth

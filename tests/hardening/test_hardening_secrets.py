@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from cardroom.api.observability import JsonFormatter
-from cardroom.app import create_app
 from cardroom.config import Settings
 from cardroom.games.exact_plays.engine import SHAPES
+from cardroom.serve.app import create_app
 
 from helpers import auth, card_ids, create_game, join_all
 

@@ -39,7 +39,7 @@ class Serve:
         env = {key: value for key, value in os.environ.items() if key != "REDIS_URL"}
         env["CARDROOM_LOG_LEVEL"] = "warning"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cardroom.cli", "serve", "--port", str(port),
+            [sys.executable, "-m", "cardroom.serve.cli", "serve", "--port", str(port),
              "--data-dir", str(data_dir), "--workers", "1", *extra],
             env=env,
             stdin=subprocess.DEVNULL,

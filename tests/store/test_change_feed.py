@@ -10,8 +10,8 @@ import time
 import pytest
 import redis
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.store.changes import game_of
 
 from helpers import new_table

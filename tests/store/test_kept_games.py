@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import redis
 
-from cardroom.app import create_app
 from cardroom.config import Settings
+from cardroom.serve.app import create_app
 from cardroom.store import Conflict, GameRecord
 from cardroom.store.recent import RecentGames
 from cardroom.store.record import game_key

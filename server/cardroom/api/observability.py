@@ -11,7 +11,7 @@
   (``CARDROOM_METRICS_BIND``, which gunicorn also binds): never on the API's port. That
   listener serves ``/metrics`` and ``/healthz``, nothing else. Under gunicorn the workers
   share their counters through ``PROMETHEUS_MULTIPROC_DIR`` (set up by
-  ``cardroom.gunicorn_conf``), so any worker answers for all of them.
+  ``cardroom.serve.gunicorn_conf``), so any worker answers for all of them.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 A policy is ``choose(view, legal, rng) -> action``: it sees only what its seat may see
 (the engine's view of that seat) and returns one of ``legal``. Each game's policies are
-registered with the game in ``cardroom.games`` (``policies``, ``get_policy``): the registry
-knows the bots, and the bots know only the engine contract.
+registered with the game in ``cardroom.registry`` (``policies``, ``get_policy``): the
+registry knows the bots, and the bots know only the engine contract.
 """
 
 from __future__ import annotations

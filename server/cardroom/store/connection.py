@@ -204,7 +204,7 @@ class _CheapReadyCheck:
     redis-py's own check. What redis-py's parser has read and not yet returned is not
     looked at: a reply it has not returned is left only by a read that raised, and then
     redis-py drops the connection. (The turn of the event loop that gevent's poll gave
-    each command is given once per HTTP request instead: ``cardroom.arrival``.)
+    each command is given once per HTTP request instead: ``cardroom.serve.arrival``.)
 
     ``_sock`` is redis-py's, not its public API ("Borrowed internals" on the same page):
     ``cheap_ready_check`` refuses a connection class without it, and

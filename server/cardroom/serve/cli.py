@@ -10,12 +10,14 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from cardroom.serve_config import GUNICORN_CONFIG as GUNICORN_CONFIG  # tests and tools name it
+from cardroom.serve.serve_config import (
+    GUNICORN_CONFIG as GUNICORN_CONFIG,  # tests and tools name it
+)
 
 
 def serve(args: argparse.Namespace) -> int:
     """Run gunicorn with the shared config; without REDIS_URL, an embedded Redis first."""
-    from cardroom.supervise import Supervisor
+    from cardroom.serve.supervise import Supervisor
 
     return Supervisor(args).run()
 
@@ -31,8 +33,8 @@ def openapi(args: argparse.Namespace) -> int:
 
 
 def spec_text() -> str:
-    from cardroom.app import create_app
     from cardroom.config import Settings
+    from cardroom.serve.app import create_app
 
     # The spec needs no Redis: the client connects lazily and is never used here.
     app = create_app(Settings.from_env(redis_url="redis://127.0.0.1:1/0"))

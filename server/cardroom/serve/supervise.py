@@ -42,7 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cardroom.serve_config import GUNICORN_CONFIG
+from cardroom.serve.serve_config import GUNICORN_CONFIG
 
 LOCK_NAME = "cardroom.lock"
 MAX_RESTARTS = 5

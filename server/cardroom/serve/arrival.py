@@ -135,9 +135,9 @@ def check_worker_methods(worker_class: type = _GeventWorker) -> None:
         found = tuple(inspect.signature(method).parameters) if callable(method) else None
         if found != expected:
             raise RuntimeError(
-                f"gunicorn's {worker_class.__name__}.{name} is not the method cardroom.arrival"
-                f" extends (parameters {found}, expected {expected}): this gunicorn is not"
-                " supported"
+                f"gunicorn's {worker_class.__name__}.{name} is not the method"
+                f" cardroom.serve.arrival extends (parameters {found}, expected {expected}):"
+                " this gunicorn is not supported"
             )
 
 

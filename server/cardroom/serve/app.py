@@ -17,9 +17,9 @@ from cardroom.api.schemas import (
     CreateGameSchema,
     ProblemSchema,
 )
-from cardroom.arrival import ArrivalGuard
 from cardroom.config import Settings
 from cardroom.registry import registry
+from cardroom.serve.arrival import ArrivalGuard
 from cardroom.store import GameStore, connect
 from cardroom.table import BotBudget, Tables
 

@@ -1,4 +1,4 @@
-"""gunicorn settings (`--config python:cardroom.gunicorn_conf`): used by `cardroom serve`,
+"""gunicorn settings (`--config python:cardroom.serve.gunicorn_conf`): used by `cardroom serve`,
 the Dockerfile and the tests alike.
 
 Every value can be changed through the environment (see docs/operations.md).
@@ -20,9 +20,9 @@ if os.environ.get("CARDROOM_METRICS_BIND"):
 # gevent: each worker holds up to worker_connections requests at once in greenlets, so
 # thousands of clients can wait in event long-polls and streams without starving the others.
 # cardroom's gevent worker also closes the longest-arriving connection past
-# CARDROOM_MAX_ARRIVING (cardroom.arrival: slow clients).
+# CARDROOM_MAX_ARRIVING (cardroom.serve.arrival: slow clients).
 # CARDROOM_WORKER_CLASS=gthread runs threads instead (CARDROOM_THREADS per worker).
-_WORKER_CLASSES = {"gevent": "cardroom.arrival.GeventWorker"}
+_WORKER_CLASSES = {"gevent": "cardroom.serve.arrival.GeventWorker"}
 worker_class = os.environ.get("CARDROOM_WORKER_CLASS", "gevent")
 _is_gevent = worker_class == "gevent"
 worker_class = _WORKER_CLASSES.get(worker_class, worker_class)
@@ -40,7 +40,7 @@ max_requests_jitter = 100
 accesslog = os.environ.get("CARDROOM_ACCESS_LOG", None)
 errorlog = "-"
 loglevel = os.environ.get("CARDROOM_LOG_LEVEL", "info")
-wsgi_app = "cardroom.app:create_app()"
+wsgi_app = "cardroom.serve.app:create_app()"
 # gunicorn 24+ opens a control socket at one path per user (~/.gunicorn/gunicorn.ctl), shared
 # by every server that user runs; cardroom does not use it.
 control_socket_disable = True
