@@ -251,7 +251,7 @@ def render(report: dict[str, Any]) -> str:
     gunicorn = report["machine"]["gunicorn"]
     concurrency = (
         f"{gunicorn.get('worker_connections')} connections"
-        if gunicorn["worker_class"] == "gevent"
+        if "gevent" in gunicorn["worker_class"].lower()  # gevent, or cardroom's GeventWorker
         else f"{gunicorn['threads']} threads"
     )
     out = [
