@@ -57,8 +57,10 @@ class PageGuard:
     def _request_failed(self, request: Any) -> None:
         failure = request.failure or ""
         # Reloading or leaving the page cancels the reads under way (above all its held events
-        # long-poll): the browser aborts them, the server did nothing wrong.
-        if "ERR_ABORTED" in failure and request.method == "GET" and "/v1/" in request.url:
+        # long-poll, but also a static file such as the icon still loading): the browser
+        # aborts them, the server did nothing wrong. A server fault shows otherwise (an HTTP
+        # error status, a reset or an empty answer).
+        if "ERR_ABORTED" in failure and request.method == "GET":
             return
         self.problems.append(f"request failed: {request.method} {request.url}: {failure}")
 
