@@ -1,18 +1,40 @@
-"""The registry of game types: a game plugs in here and nowhere else, with its bot policies.
+"""The registry of game types: every game, cardroom's own included, is a package's
+``GamePlugin`` found under the ``cardroom.games`` entry point group (games/plugin.py).
 
 It sits above both the engines (games/) and the bots (bots/), so neither knows the other's
 package. Every other part reads it: the table (which games and policies exist), the API
 document (each game's action types, views and events), the simulator and the conformance test.
+
+A plug-in that fails to import, fails the declaration's static checks or claims a game type
+already served is refused with a log line naming its package and the reason; the other games
+are served (``refused()`` lists them, ``cardroom games`` prints them).
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from importlib.metadata import EntryPoint, entry_points
 
-from cardroom.bots import Policy, exact_plays, mr_toast, random_policy
+from cardroom.bots import Policy, random_policy
 from cardroom.games.base import Game
-from cardroom.games.exact_plays import ExactPlays
-from cardroom.games.mr_toast import MrToast
+from cardroom.games.plugin import GamePlugin, problems
+
+GROUP = "cardroom.games"
+# The distribution whose games no other package may take the type of.
+BUILT_IN = "cardroom"
+
+log = logging.getLogger("cardroom.registry")
+
+
+@dataclass(frozen=True)
+class Found:
+    """An entry point of the group, with the package (distribution) that declares it."""
+
+    entry_point: EntryPoint
+    package: str
+    version: str
 
 
 @dataclass(frozen=True)
@@ -20,35 +42,103 @@ class Registered:
     game: Game
     # Every policy a bot seat of this game may play, by name ("random" for every game).
     policies: dict[str, Policy]
+    package: str
+    version: str
 
 
-def _load() -> dict[str, Registered]:
-    games: list[tuple[Game, dict[str, Policy]]] = [
-        (MrToast(), {"greedy": mr_toast.greedy}),
-        (ExactPlays(), {"greedy": exact_plays.greedy}),
-    ]
-    for game, policies in games:
-        # The turn clock's away_bot names one of the game's bot policies (games/clock.py).
-        names = ("random", *policies)
-        game.option_specs = tuple(  # type: ignore[misc]
-            replace(spec, choices=names) if spec.name == "away_bot" else spec
-            for spec in game.option_specs
+@dataclass(frozen=True)
+class Refused:
+    game_type: str
+    package: str
+    version: str
+    reason: str
+
+
+def discover() -> list[Found]:
+    """The group's entry points as installed, cardroom's own first."""
+    found = [
+        Found(
+            point, point.dist.name if point.dist else "?", point.dist.version if point.dist else "?"
         )
-    return {
-        game.game_type: Registered(game, {"random": random_policy, **policies})
-        for game, policies in games
-    }
+        for point in entry_points(group=GROUP)
+    ]
+    return sorted(found, key=lambda f: (f.package != BUILT_IN, f.entry_point.name, f.package))
 
 
-_REGISTRY: dict[str, Registered] | None = None
+def load(found: Iterable[Found]) -> tuple[dict[str, Registered], list[Refused]]:
+    """Each entry point's game, in order; a refused one is logged and left out."""
+    games: dict[str, Registered] = {}
+    refused: list[Refused] = []
+    for each in found:
+        name = each.entry_point.name
+        reason = _refusal(each, games)
+        if reason is not None:
+            refused.append(Refused(name, each.package, each.version, reason))
+            log.error(
+                "game plug-in %r of package %s %s refused: %s",
+                name,
+                each.package,
+                each.version,
+                reason,
+            )
+            continue
+        plugin: GamePlugin = each.entry_point.load()
+        games[name] = _register(plugin, each)
+    return games, refused
+
+
+def _refusal(each: Found, games: dict[str, Registered]) -> str | None:
+    name = each.entry_point.name
+    if name in games:
+        return f"game type {name!r} is already served by package {games[name].package}"
+    try:
+        declared = each.entry_point.load()
+    except Exception as error:  # a plug-in's import may fail any way: it is refused
+        return f"it failed to import: {type(error).__name__}: {error}"
+    found = problems(declared, name)
+    return "; ".join(found) if found else None
+
+
+def _register(plugin: GamePlugin, each: Found) -> Registered:
+    game = plugin.game
+    names = ("random", *plugin.policies)
+    # The turn clock's away_bot names one of the game's bot policies (games/clock.py).
+    game.option_specs = tuple(  # type: ignore[misc]
+        replace(spec, choices=names) if spec.name == "away_bot" else spec
+        for spec in game.option_specs
+    )
+    return Registered(
+        game, {"random": random_policy, **plugin.policies}, each.package, each.version
+    )
+
+
+_LOADED: tuple[dict[str, Registered], list[Refused]] | None = None
 _GAMES: dict[str, Game] | None = None
 
 
 def _entries() -> dict[str, Registered]:
-    global _REGISTRY
-    if _REGISTRY is None:
-        _REGISTRY = _load()
-    return _REGISTRY
+    global _LOADED
+    if _LOADED is None:
+        loaded = load(discover())
+        if not any(entry.package == BUILT_IN for entry in loaded[0].values()):
+            raise RuntimeError(
+                "cardroom's own games are not registered: its package metadata has no"
+                f" {GROUP} entry points (install it: pip install -e .)"
+            )
+        _LOADED = loaded
+    return _LOADED[0]
+
+
+def installed() -> dict[str, Registered]:
+    """Every game served, by type, with its package and version."""
+    return _entries()
+
+
+def refused() -> list[Refused]:
+    """The plug-ins refused at load, with the reason."""
+    _entries()
+    assert _LOADED is not None
+    return _LOADED[1]
 
 
 def registry() -> dict[str, Game]:

@@ -143,6 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     spec.set_defaults(func=openapi)
 
+    games = commands.add_parser(
+        "games",
+        help="list the games this server would serve, and any game package it refuses"
+        " (exit 1 if one is refused)",
+    )
+    games.set_defaults(func=list_games)
+
     sim = commands.add_parser(
         "simulate", help="play bot policies against each other in-process (see docs/simulate.md)"
     )
@@ -189,6 +196,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.set_defaults(func=simulate)
     return parser
+
+
+def list_games(args: argparse.Namespace) -> int:
+    from cardroom.registry import installed, refused
+
+    for game_type, entry in installed().items():
+        print(f"{game_type}  {entry.game.title}  (package {entry.package} {entry.version})")
+    for refusal in refused():
+        print(
+            f"refused: {refusal.game_type} (package {refusal.package} {refusal.version}):"
+            f" {refusal.reason}"
+        )
+    return 1 if refused() else 0
 
 
 def main(argv: list[str] | None = None) -> int:

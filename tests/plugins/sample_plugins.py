@@ -1,0 +1,28 @@
+"""Game plug-ins as outside packages might declare them, good and broken, for
+tests/plugins/test_registry_plugins.py (each is named by an EntryPoint built there)."""
+
+from __future__ import annotations
+
+from cardroom.builtin_games import mr_toast
+from cardroom.games.mr_toast import MrToast
+from cardroom.games.plugin import GamePlugin
+
+
+class ToastTwo(MrToast):
+    """Mr Toast's rules under another game type: a well-formed outside game."""
+
+    game_type = "toast-two"
+    title = "Toast Two"
+
+
+def cautious(view, legal, rng):  # type: ignore[no-untyped-def]
+    return legal[0]
+
+
+good = GamePlugin(ToastTwo(), {"cautious": cautious})
+not_a_plugin = {"game": "toast-two"}
+misnamed = GamePlugin(ToastTwo())
+takes_random = GamePlugin(ToastTwo(), {"random": cautious})
+uncallable = GamePlugin(ToastTwo(), {"lazy": "not a function"})
+# Another package offering cardroom's own game under its own type's name.
+claims_built_in = mr_toast
