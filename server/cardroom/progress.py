@@ -22,6 +22,7 @@ from typing import Any
 
 import redis
 
+from cardroom.registry import UnavailableGameType
 from cardroom.store import Conflict, OutcomeUnknown
 from cardroom.store.connection import CLUSTER_ERRORS
 from cardroom.table import NotFound, Tables
@@ -75,6 +76,8 @@ class Progression:
             return
         except Conflict:
             return  # too busy now; due again when the lease ends
+        except UnavailableGameType:
+            return  # not played here; a process that has the game type takes it up
         if self.due.release(game_id, lease_end, next_due):
             # Judged at ``rev``: a write since may have left work whose schedule did not
             # lower the lease (a later time), and the release just removed or postponed it

@@ -28,6 +28,15 @@ BUILT_IN = "cardroom"
 log = logging.getLogger("cardroom.registry")
 
 
+class UnavailableGameType(KeyError):
+    """A game type no installed package serves here: never installed, uninstalled, or its
+    package refused at start. Another instance with the package may serve it."""
+
+    def __init__(self, game_type: str):
+        super().__init__(game_type)
+        self.game_type = game_type
+
+
 @dataclass(frozen=True)
 class Found:
     """An entry point of the group, with the package (distribution) that declares it."""
@@ -150,13 +159,20 @@ def registry() -> dict[str, Game]:
 
 
 def get_game(game_type: str) -> Game:
-    """The engine for ``game_type``; KeyError if there is none."""
-    return registry()[game_type]
+    """The engine for ``game_type``; UnavailableGameType (a KeyError) if there is none."""
+    try:
+        return registry()[game_type]
+    except KeyError:
+        raise UnavailableGameType(game_type) from None
 
 
 def policies(game_type: str) -> dict[str, Policy]:
-    """The bot policies of ``game_type`` by name; KeyError for an unknown game type."""
-    return _entries()[game_type].policies
+    """The bot policies of ``game_type`` by name; UnavailableGameType (a KeyError) for a
+    game type not served here."""
+    try:
+        return _entries()[game_type].policies
+    except KeyError:
+        raise UnavailableGameType(game_type) from None
 
 
 def get_policy(name: str, game_type: str) -> Policy:

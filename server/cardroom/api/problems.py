@@ -13,6 +13,7 @@ from werkzeug.routing.exceptions import WebsocketMismatch
 from cardroom.api.jsonio import COMPACT
 from cardroom.api.observability import count_redis_error
 from cardroom.games.base import GameOver, IllegalAction, InvalidOptions, NotYourTurn
+from cardroom.registry import UnavailableGameType
 from cardroom.table import (
     Conflict,
     GameFull,
@@ -252,6 +253,7 @@ DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
     Unauthorized: (401, "unauthorized"),
     PreconditionFailed: (412, "stale-version"),
     Conflict: (409, "busy"),
+    UnavailableGameType: (503, "game-type-unavailable"),
 }
 
 # What a problem adds to the error's own text, per problem type.
@@ -263,6 +265,10 @@ _DETAILS = {
     "game-not-found": lambda error: f"no game {error.args[0]!r} (or it expired)",
     "stale-version": lambda error: "If-Match does not match the game's current ETag",
     "busy": lambda error: "too many concurrent changes; retry",
+    "game-type-unavailable": lambda error: (
+        f"this server cannot play {error.game_type!r} games: no package installed here"
+        " serves that game type"
+    ),
 }
 
 

@@ -11,7 +11,7 @@ import hashlib
 from typing import Any
 
 from cardroom.games.base import Game
-from cardroom.registry import get_game
+from cardroom.registry import get_game, registry
 from cardroom.store import GameRecord
 from cardroom.table.envelopes import VIEW
 
@@ -80,6 +80,11 @@ def view_parts(record: GameRecord, game: Game) -> dict[str, Any]:
     }
     record.view_parts = (mark, parts)
     return parts
+
+
+def available(record: GameRecord) -> bool:
+    """Whether this server can play the game: its game type is installed here."""
+    return record.game_type in registry()
 
 
 def summarise(record: GameRecord) -> dict[str, Any]:

@@ -108,7 +108,8 @@ PROBLEM_DOCS = {
     "(`rule` names the ruling).",
     426: "A plain request of a WebSocket's address (problem `upgrade-required`).",
     429: "Too many creates or joins from your address (problem `rate-limited`).",
-    503: "The game store is unavailable (problem `storage-unavailable`).",
+    503: "The game store is unavailable (problem `storage-unavailable`), or the game's type"
+    " is not installed on this server (problem `game-type-unavailable`).",
 }
 _PROBLEM_HEADERS = {
     401: ["WWW-Authenticate"],
