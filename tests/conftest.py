@@ -14,9 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 
 from cardroom.config import Settings
 from cardroom.serve.app import create_app
+from cardroom.store.connection import make_client, parse_redis_url
 from cardroom.store.embedded import EmbeddedRedis, free_port
 from cardroom.store.embedded_cluster import EmbeddedCluster
 
@@ -86,6 +88,15 @@ def app(settings: Settings):
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def redis_client(single_redis: EmbeddedRedis) -> Iterator[redis.Redis]:
+    """A client over cardroom's connection pool (store/connection.py), to one Redis."""
+    made = make_client(parse_redis_url(single_redis.url), pool_size=2, wait=1, socket_timeout=5)
+    assert isinstance(made, redis.Redis)
+    yield made
+    made.close()
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,7 @@ when a library changes what cardroom borrows from it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -31,7 +32,7 @@ from wsproto.events import (
 
 from cardroom.serve import arrival
 from cardroom.store import connection as store_connection
-from cardroom.store.connection import cheap_ready_check, make_client, parse_redis_url
+from cardroom.store.connection import cheap_ready_check
 from cardroom.store.embedded import EmbeddedRedis, free_port
 
 from gunicorns import start_gunicorn, stop_gunicorn
@@ -44,17 +45,9 @@ _BAD_LINE = re.compile(r"\[(ERROR|CRITICAL)\]|Traceback|\"level\":\"(error|criti
 # --- redis-py: the pooled connection's ready check (store/connection.py) -------------------
 
 
-@pytest.fixture
-def client(single_redis: EmbeddedRedis) -> Iterator[redis.Redis]:
-    made = make_client(parse_redis_url(single_redis.url), pool_size=2, wait=1, socket_timeout=5)
-    assert isinstance(made, redis.Redis)
-    yield made
-    made.close()
-
-
-def test_a_connected_redis_connection_holds_its_socket_in_sock(client: redis.Redis) -> None:
+def test_a_connected_redis_connection_holds_its_socket_in_sock(redis_client: redis.Redis) -> None:
     """``_sock`` (redis-py's attribute) is the socket the connection talks on."""
-    pool = client.connection_pool
+    pool = redis_client.connection_pool
     connection = pool.get_connection()
     try:
         connection.send_command("PING")
@@ -68,11 +61,11 @@ def test_a_connected_redis_connection_holds_its_socket_in_sock(client: redis.Red
 
 
 def test_the_pool_checks_a_connection_without_waiting_each_time_it_hands_it_out(
-    client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+    redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The check cardroom answers cheaply is the one redis-py's pool makes on every command."""
     asked: list[float] = []
-    checked_class = client.connection_pool.connection_class
+    checked_class = redis_client.connection_pool.connection_class
     own_check = checked_class.can_read
 
     def recording(self: Any, timeout: float = 0) -> bool:
@@ -80,17 +73,17 @@ def test_the_pool_checks_a_connection_without_waiting_each_time_it_hands_it_out(
         return own_check(self, timeout)
 
     monkeypatch.setattr(checked_class, "can_read", recording)
-    client.ping()
-    client.ping()
+    redis_client.ping()
+    redis_client.ping()
     assert asked == [0, 0]
 
 
 def test_an_idle_connections_check_is_answered_without_redis_pys_own(
-    client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+    redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The saving itself: nothing waiting on the socket, and redis-py's check (gevent's
     ``poll`` under gevent) is not run. With ``_sock`` gone or always None it would be."""
-    pool = client.connection_pool
+    pool = redis_client.connection_pool
     connection = pool.get_connection()
     try:
 
@@ -196,23 +189,24 @@ def _until_closed(sock: socket.socket) -> bytes:
     raise AssertionError(f"the connection was not dropped within {TIMEOUT} s: {got!r}")
 
 
-@pytest.fixture
-def one_worker_log(single_redis: EmbeddedRedis, tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    """A gevent worker that lets at most two connections arrive at once, and its log."""
+@contextlib.contextmanager
+def logged_worker_at(redis_url: str, tmp_path: Path, **env: str) -> Iterator[tuple[int, Path]]:
+    """One gunicorn worker (``env`` as its environment), its port and its log."""
     port = free_port()
     log = tmp_path / "server.log"
     with log.open("wb") as output:
-        process = start_gunicorn(
-            single_redis.url,
-            port,
-            output,
-            CARDROOM_WORKERS="1",
-            CARDROOM_MAX_ARRIVING="2",
-        )
+        process = start_gunicorn(redis_url, port, output, CARDROOM_WORKERS="1", **env)
         try:
             yield port, log
         finally:
             stop_gunicorn(process)
+
+
+@pytest.fixture
+def one_worker_log(single_redis: EmbeddedRedis, tmp_path: Path) -> Iterator[tuple[int, Path]]:
+    """A gevent worker that lets at most two connections arrive at once, and its log."""
+    with logged_worker_at(single_redis.url, tmp_path, CARDROOM_MAX_ARRIVING="2") as worker:
+        yield worker
 
 
 def test_the_longest_arriving_connection_is_closed_quietly(
@@ -248,21 +242,10 @@ def test_the_longest_arriving_connection_is_closed_quietly(
 def logged_worker(
     request: pytest.FixtureRequest, single_redis: EmbeddedRedis, tmp_path: Path
 ) -> Iterator[tuple[int, Path]]:
-    port = free_port()
-    log = tmp_path / "server.log"
-    with log.open("wb") as output:
-        process = start_gunicorn(
-            single_redis.url,
-            port,
-            output,
-            CARDROOM_WORKERS="1",
-            CARDROOM_WORKER_CLASS=request.param,
-            CARDROOM_THREADS="4",
-        )
-        try:
-            yield port, log
-        finally:
-            stop_gunicorn(process)
+    with logged_worker_at(
+        single_redis.url, tmp_path, CARDROOM_WORKER_CLASS=request.param, CARDROOM_THREADS="4"
+    ) as worker:
+        yield worker
 
 
 def _events(sock: socket.socket, ws: WSConnection, wanted: type) -> list[Any]:

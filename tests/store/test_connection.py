@@ -5,21 +5,12 @@ and still refuses to hand out a connection that has something to read or was clo
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 import redis
 
 from cardroom.store.connection import make_client, parse_redis_url
 from cardroom.store.embedded import EmbeddedRedis
-
-
-@pytest.fixture
-def client(single_redis: EmbeddedRedis) -> Iterator[redis.Redis]:
-    made = make_client(parse_redis_url(single_redis.url), pool_size=2, wait=1, socket_timeout=5)
-    assert isinstance(made, redis.Redis)
-    yield made
-    made.close()
 
 
 @pytest.mark.parametrize(
@@ -39,10 +30,10 @@ def test_the_pool_keeps_what_the_url_chose(url: str, base: type) -> None:
     assert pool.connection_kwargs["socket_timeout"] == 4
 
 
-def test_the_ready_check_sees_a_reply_waiting(client: redis.Redis) -> None:
+def test_the_ready_check_sees_a_reply_waiting(redis_client: redis.Redis) -> None:
     """What redis-py's pool asks before handing a connection out (it drops one that has
     something to read, unless maintenance notifications are on: redis-py's choice)."""
-    pool = client.connection_pool
+    pool = redis_client.connection_pool
     connection = pool.get_connection()
     try:
         connection.send_command("PING")
@@ -55,9 +46,9 @@ def test_the_ready_check_sees_a_reply_waiting(client: redis.Redis) -> None:
 
 
 def test_a_connection_the_server_closed_is_replaced(
-    client: redis.Redis, single_redis: EmbeddedRedis
+    redis_client: redis.Redis, single_redis: EmbeddedRedis
 ) -> None:
-    pool = client.connection_pool
+    pool = redis_client.connection_pool
     connection = pool.get_connection()
     connection.send_command("CLIENT", "ID")
     own_id = connection.read_response()
@@ -66,11 +57,11 @@ def test_a_connection_the_server_closed_is_replaced(
     other.execute_command("CLIENT", "KILL", "ID", own_id)
     other.close()
     time.sleep(0.05)
-    assert client.ping()  # on a new connection, not an error
+    assert redis_client.ping()  # on a new connection, not an error
 
 
-def test_an_idle_connection_reads_as_having_nothing(client: redis.Redis) -> None:
-    pool = client.connection_pool
+def test_an_idle_connection_reads_as_having_nothing(redis_client: redis.Redis) -> None:
+    pool = redis_client.connection_pool
     connection = pool.get_connection()
     try:
         assert connection.can_read() is False

@@ -61,6 +61,19 @@ _OS_SOCKET: type[socket.socket] = monkey.get_original("socket", "socket")
 MIN_ARRIVING_SECONDS = 1.0
 
 
+def _read(stream: Any, wanted: int) -> bytes:
+    """Up to ``wanted`` bytes of ``stream``, fewer if it ends first."""
+    parts: list[bytes] = []
+    got = 0
+    while got < wanted:
+        part = stream.read(min(_CHUNK, wanted - got))
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
+
+
 class Arrivals:
     """The connections of this process that are arriving, oldest first."""
 
@@ -215,38 +228,24 @@ class ArrivalGuard:
         environ.pop("wsgi.input_terminated", None)
 
     def _read_within(self, stream: Any, wanted: int, sock: Any) -> bytes:
-        parts: list[bytes] = []
-        got = 0
         if monkey.is_module_patched("socket"):
             timer = gevent.Timeout(self.timeout, BodyTimeout)
             timer.start()
             try:
-                while got < wanted:
-                    part = stream.read(min(_CHUNK, wanted - got))
-                    if not part:
-                        break
-                    parts.append(part)
-                    got += len(part)
+                return _read(stream, wanted)
             finally:
                 timer.close()
-            return b"".join(parts)
         # Threads (gthread): a timeout on each read of the socket, not one for the whole body.
         previous = sock.gettimeout() if sock is not None else None
         if sock is not None:
             sock.settimeout(self.timeout)
         try:
-            while got < wanted:
-                part = stream.read(min(_CHUNK, wanted - got))
-                if not part:
-                    break
-                parts.append(part)
-                got += len(part)
+            return _read(stream, wanted)
         except TimeoutError:
             raise BodyTimeout() from None
         finally:
             if sock is not None:
                 sock.settimeout(previous)
-        return b"".join(parts)
 
     def _too_slow(self, environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
         body = json.dumps(
