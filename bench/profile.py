@@ -31,7 +31,7 @@ from werkzeug.test import EnvironBuilder
 from bench import launch, plans
 from cardroom.api.schemas import ActionBodySchema
 from cardroom.config import Settings
-from cardroom.games.base import redact_event
+from cardroom.kit.base import redact_event
 from cardroom.registry import get_game
 from cardroom.serve.app import create_app
 from cardroom.store.record import GameRecord, game_key

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.games.base import RuleError
+from cardroom.kit.base import RuleError
 from cardroom.registry import get_game
 from cardroom.store.record import SEAL_AFTER, GameRecord, dump_json
 from cardroom.table import Tables, steps

@@ -1,5 +1,5 @@
 """The registry of game types: every game, cardroom's own included, is a package's
-``GamePlugin`` found under the ``cardroom.games`` entry point group (games/plugin.py).
+``GamePlugin`` found under the ``cardroom.games`` entry point group (kit/plugin.py).
 
 It sits above both the engines (games/) and the bots (bots/), so neither knows the other's
 package. Every other part reads it: the table (which games and policies exist), the API
@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from importlib.metadata import EntryPoint, entry_points
 
-from cardroom.bots import Policy, random_policy
-from cardroom.games.base import Game
-from cardroom.games.plugin import GamePlugin, problems
+from cardroom.bots import random_policy
+from cardroom.kit import Game, GamePlugin, Policy
+from cardroom.kit.plugin import problems
 
 GROUP = "cardroom.games"
 # The distribution whose games no other package may take the type of.
@@ -53,6 +53,7 @@ class Registered:
     policies: dict[str, Policy]
     package: str
     version: str
+    plugin: GamePlugin
 
 
 @dataclass(frozen=True)
@@ -111,13 +112,13 @@ def _refusal(each: Found, games: dict[str, Registered]) -> str | None:
 def _register(plugin: GamePlugin, each: Found) -> Registered:
     game = plugin.game
     names = ("random", *plugin.policies)
-    # The turn clock's away_bot names one of the game's bot policies (games/clock.py).
+    # The turn clock's away_bot names one of the game's bot policies (kit/clock.py).
     game.option_specs = tuple(  # type: ignore[misc]
         replace(spec, choices=names) if spec.name == "away_bot" else spec
         for spec in game.option_specs
     )
     return Registered(
-        game, {"random": random_policy, **plugin.policies}, each.package, each.version
+        game, {"random": random_policy, **plugin.policies}, each.package, each.version, plugin
     )
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from cardroom.bots import Policy, choose, next_bot_seat
-from cardroom.games.base import Game, InvalidOptions, RuleError
+from cardroom.kit.base import Game, InvalidOptions, RuleError
 from cardroom.registry import get_game, get_policy, policy_names, registry
 
 # z for a two-sided 95% interval.
@@ -174,7 +174,7 @@ def play_game(
 
 
 def game_length(result: dict[str, Any]) -> tuple[str, int] | None:
-    """How long a finished game was: Mr Toast counts turns, Exact Plays rounds."""
+    """How long a finished game was, in what its result counts: `turn` (turns) or `rounds`."""
     turn = result.get("turn")
     if isinstance(turn, int) and not isinstance(turn, bool):
         return "turns", turn

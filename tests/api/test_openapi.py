@@ -165,7 +165,7 @@ def test_an_action_type_of_two_games_keeps_the_document_valid(monkeypatch):
     maps it to a shared schema that is any of the games' forms of it."""
     from cardroom.api.apidoc import components
     from cardroom.games.exact_plays import ExactPlays
-    from cardroom.games.moves import IntegerField, Move
+    from cardroom.kit.moves import IntegerField, Move
 
     class Other(ExactPlays):
         game_type = "other"

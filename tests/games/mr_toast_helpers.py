@@ -7,9 +7,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from cardroom.games.base import redact_event
 from cardroom.games.mr_toast import MrToast
 from cardroom.games.mr_toast.cards import CODES, DEFAULT_COUNTS
+from cardroom.kit.base import redact_event
 
 GAME = MrToast()
 

@@ -9,7 +9,7 @@ import pytest
 from exact_plays_helpers import GAME, started
 
 from cardroom.bots import random_policy
-from cardroom.bots.exact_plays import declaration, greedy, min_plays
+from cardroom.games.exact_plays.bots import declaration, greedy, min_plays
 from cardroom.registry import get_policy
 
 GAMES = 150

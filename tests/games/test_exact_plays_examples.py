@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from exact_plays_helpers import GAME, act, play, plays, snapshot, started
 
-from cardroom.games.base import IllegalAction
 from cardroom.games.exact_plays.engine import penalty
+from cardroom.kit.base import IllegalAction
 
 
 def refused(state: dict, seat: int, action: dict) -> IllegalAction:

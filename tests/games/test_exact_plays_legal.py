@@ -11,8 +11,8 @@ from itertools import combinations
 import pytest
 from exact_plays_helpers import GAME, canonical, clone, new_game, snapshot
 
-from cardroom.games.base import RuleError
 from cardroom.games.exact_plays.combos import all_combos, classify, legal_combos
+from cardroom.kit.base import RuleError
 
 
 def candidate_actions(state: dict, seat: int, max_cards: int) -> list[dict]:

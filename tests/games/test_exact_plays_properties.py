@@ -21,10 +21,10 @@ from exact_plays_helpers import GAME, all_cards, clone, codes_in
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardroom.bots.exact_plays import greedy
-from cardroom.games.base import redact_event
+from cardroom.games.exact_plays.bots import greedy
 from cardroom.games.exact_plays.cards import ALL_CODES
 from cardroom.games.exact_plays.engine import rounds_for
+from cardroom.kit.base import redact_event
 
 EXAMPLES = {2: 100, 3: 80, 4: 70}
 # uniformly random players rarely last all the rounds; mostly-greedy tables do

@@ -25,7 +25,9 @@ from exact_plays_helpers import (
     types,
 )
 
-from cardroom.games.base import (
+from cardroom.games.exact_plays.cards import ALL_CODES, card
+from cardroom.games.exact_plays.engine import penalty, rps_survivors
+from cardroom.kit.base import (
     GameOver,
     IllegalAction,
     InvalidOptions,
@@ -33,8 +35,6 @@ from cardroom.games.base import (
     RuleError,
     redact_event,
 )
-from cardroom.games.exact_plays.cards import ALL_CODES, card
-from cardroom.games.exact_plays.engine import penalty, rps_survivors
 
 # four-player hands used by several tests (the rest of the deck fills the other seats)
 H0 = ["4M", "4S", "4A", "2M", "3M", "6M", "7B", "8B"]

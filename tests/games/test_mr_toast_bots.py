@@ -7,7 +7,7 @@ import time
 
 from mr_toast_helpers import GAME, play_game
 
-from cardroom.bots.mr_toast import greedy
+from cardroom.games.mr_toast.bots import greedy
 
 
 def random_choice(view, legal, rng):

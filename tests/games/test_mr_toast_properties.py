@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mr_toast_helpers import GAME
 
-from cardroom.bots.mr_toast import greedy
-from cardroom.games.base import RuleError
+from cardroom.games.mr_toast.bots import greedy
 from cardroom.games.mr_toast.cards import CODES
+from cardroom.kit.base import RuleError
 
 compositions = st.one_of(
     st.none(),

@@ -11,14 +11,14 @@ from collections import Counter
 import pytest
 from mr_toast_helpers import GAME, Table, card_ids_in, types
 
-from cardroom.games.base import (
+from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
+from cardroom.kit.base import (
     GameOver,
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
     redact_event,
 )
-from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
 
 FILLER = ["NW", "NW", "NW", "NW", "NW"]
 

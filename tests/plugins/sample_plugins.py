@@ -3,9 +3,9 @@ tests/plugins/test_registry_plugins.py (each is named by an EntryPoint built the
 
 from __future__ import annotations
 
-from cardroom.builtin_games import mr_toast
 from cardroom.games.mr_toast import MrToast
-from cardroom.games.plugin import GamePlugin
+from cardroom.games.mr_toast.plugin import plugin as mr_toast
+from cardroom.kit import GamePlugin
 
 
 class ToastTwo(MrToast):

@@ -1,4 +1,4 @@
-"""Games found through entry points (cardroom/registry.py, games/plugin.py; issue 30): our
+"""Games found through entry points (cardroom/registry.py, kit/plugin.py; issue 30): our
 own games load through the same ``cardroom.games`` entry points as any package's, and a
 broken plug-in is refused, with its package and the reason, while the others are served."""
 
@@ -25,7 +25,11 @@ def built_ins() -> list[Found]:
 def test_our_own_games_load_through_the_entry_points() -> None:
     ours = built_ins()
     assert {f.entry_point.name for f in ours} == {"mr-toast", "exact-plays"}
-    assert {f.entry_point.value.split(":")[0] for f in ours} == {"cardroom.builtin_games"}
+    # Each in its own package, declared as any plug-in declares its game.
+    assert {f.entry_point.value for f in ours} == {
+        "cardroom.games.mr_toast.plugin:plugin",
+        "cardroom.games.exact_plays.plugin:plugin",
+    }
     assert set(registry.registry()) == {"mr-toast", "exact-plays"}
     assert registry.refused() == []
     for entry in registry.installed().values():

@@ -12,7 +12,7 @@ from werkzeug.routing.exceptions import WebsocketMismatch
 
 from cardroom.api.jsonio import COMPACT
 from cardroom.api.observability import count_redis_error
-from cardroom.games.base import GameOver, IllegalAction, InvalidOptions, NotYourTurn
+from cardroom.kit.base import GameOver, IllegalAction, InvalidOptions, NotYourTurn
 from cardroom.registry import UnavailableGameType
 from cardroom.table import (
     Conflict,

@@ -1,25 +1,21 @@
-"""Policies that choose among legal actions, for bot seats and simulations.
+"""The server's bot seats: the policy every game has (``random``), and how a bot seat is
+played (which seat, seeing what).
 
-A policy is ``choose(view, legal, rng) -> action``: it sees only what its seat may see
-(the engine's view of that seat) and returns one of ``legal``. Each game's policies are
-registered with the game in ``cardroom.registry`` (``policies``, ``get_policy``): the
-registry knows the bots, and the bots know only the engine contract.
+A policy is ``choose(view, legal, rng) -> action`` (cardroom.kit.Policy): it sees only what
+its seat may see (the engine's view of that seat) and returns one of ``legal``. A game's own
+policies live in its package and are declared by its ``GamePlugin``; the registry pairs them
+with ``random``. This package knows only the author's kit.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Container
+from collections.abc import Container
 from typing import Any
 
-from cardroom.games.base import Action, Game, State
-
-Policy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
+from cardroom.kit import Action, Game, Policy, Random, State
 
 
-def random_policy(
-    view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
-) -> dict[str, Any]:
+def random_policy(view: dict[str, Any], legal: list[dict[str, Any]], rng: Random) -> dict[str, Any]:
     """Any legal action, uniformly."""
     return rng.choice(legal)
 
@@ -35,6 +31,6 @@ def next_bot_seat(game: Game, state: State, bot_seats: Container[int]) -> int | 
     return next((seat for seat in sorted(game.awaiting(state)) if seat in bot_seats), None)
 
 
-def choose(game: Game, state: State, seat: int, policy: Policy, rng: random.Random) -> Action:
+def choose(game: Game, state: State, seat: int, policy: Policy, rng: Random) -> Action:
     """What ``policy`` plays for ``seat``, seeing only that seat's view."""
     return policy(game.view(state, seat), game.legal_actions(state, seat), rng)

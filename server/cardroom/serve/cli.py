@@ -154,7 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate", help="play bot policies against each other in-process (see docs/simulate.md)"
     )
     sim.add_argument(
-        "--game", required=True, help="the game to play, e.g. mr-toast or exact-plays (required)"
+        "--game",
+        required=True,
+        help="the game type to play, as `cardroom games` lists them (required)",
     )
     sim.add_argument(
         "--players",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.bots import choose, next_bot_seat
-from cardroom.games.base import Game
+from cardroom.kit.base import Game
 from cardroom.registry import get_policy
 from cardroom.store import GameRecord
 from cardroom.table import steps
@@ -77,7 +77,7 @@ def bots_pending(record: GameRecord, game: Game) -> bool:
 
 def bot_seats(record: GameRecord, game: Game) -> dict[int, str]:
     """The seats the server plays, with their policies: bot seats, and away seats when the
-    game's ``away_bot`` option names a policy (games/clock.py)."""
+    game's ``away_bot`` option names a policy (kit/clock.py)."""
     seats = {seat: entry["bot"] for seat, entry in enumerate(record.seats) if entry["bot"]}
     policy = record.options.get("away_bot")
     if policy and game.away_bot(record.state):

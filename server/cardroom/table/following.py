@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from cardroom.games.base import redact_event
+from cardroom.kit.base import redact_event
 from cardroom.registry import get_game
 from cardroom.store import GameRecord
 from cardroom.table.access import seat_or_spectator

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from cardroom.games.base import Event
+from cardroom.kit.base import Event
 from cardroom.store.games import GameRecord
 from cardroom.table.steps import Replay
 

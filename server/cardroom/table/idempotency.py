@@ -15,8 +15,8 @@ from typing import Any
 
 import orjson
 
-from cardroom.games.base import GameOver, IllegalAction, NotYourTurn, RuleError
 from cardroom.jsonbytes import orjson_if_stdlib
+from cardroom.kit.base import GameOver, IllegalAction, NotYourTurn, RuleError
 from cardroom.store import GameRecord
 from cardroom.table import steps
 from cardroom.table.errors import (

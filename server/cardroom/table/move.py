@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.games.base import Game, GameOver, RuleError, redact_event
+from cardroom.kit.base import Game, GameOver, RuleError, redact_event
 from cardroom.registry import get_game
 from cardroom.store import Answered, GameRecord, Gone, idempotency_key
 from cardroom.table import steps

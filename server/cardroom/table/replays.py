@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from cardroom.games.base import Game
+from cardroom.kit.base import Game
 from cardroom.store.games import GameRecord
 from cardroom.table import steps
 

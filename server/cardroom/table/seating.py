@@ -7,7 +7,7 @@ from collections import Counter
 from contextlib import suppress
 from typing import Any
 
-from cardroom.games.base import InvalidOptions
+from cardroom.kit.base import InvalidOptions
 from cardroom.registry import get_game, get_policy, policies, registry
 from cardroom.store import GameRecord, Gone
 from cardroom.store.buckets import new_game_id

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.games.base import Game
+from cardroom.kit.base import Game
 from cardroom.registry import get_game
 from cardroom.store import GameRecord, Gone
 from cardroom.table import steps

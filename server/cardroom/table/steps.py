@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from cardroom.games.base import Action, Event, Game
+from cardroom.kit.base import Action, Event, Game
 from cardroom.registry import get_game
 from cardroom.store.games import GameRecord, dump_json
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from cardroom.games.base import Game
+from cardroom.kit.base import Game
 from cardroom.registry import get_game, registry
 from cardroom.store import GameRecord
 from cardroom.table.envelopes import VIEW

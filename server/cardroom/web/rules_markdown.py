@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
-from cardroom.games.base import Game
+from cardroom.kit.base import Game
 from cardroom.registry import registry
 
 RULES_FILE = "rules.md"

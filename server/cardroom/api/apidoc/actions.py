@@ -1,10 +1,10 @@
-"""One schema per action type, from each game's declared moves (games/moves.py)."""
+"""One schema per action type, from each game's declared moves (kit/moves.py)."""
 
 from __future__ import annotations
 
 from cardroom.api.apidoc.names import Schema, camel, constant, prefix
-from cardroom.games.base import Game
-from cardroom.games.moves import Field, Move
+from cardroom.kit.base import Game
+from cardroom.kit.moves import Field, Move
 from cardroom.table.envelopes import nullable
 
 

@@ -9,13 +9,13 @@ from cardroom.api.apidoc.actions import action_name
 from cardroom.api.apidoc.envelope_schemas import envelope_schema
 from cardroom.api.apidoc.game_parts import game_components
 from cardroom.api.apidoc.names import COMPONENTS, Schema, camel, prefix, ref
-from cardroom.games.base import Game
+from cardroom.kit.base import Game
 from cardroom.registry import policies, registry
 from cardroom.table.envelopes import ACTION_RESULT, EVENT_LIST
 
 CLOCK: Schema = {
     "type": "object",
-    "description": "Turn clocks (games/clock.py): each wait may last `turn_seconds`, then "
+    "description": "Turn clocks (kit/clock.py): each wait may last `turn_seconds`, then "
     "uses the seat's bank; when both are spent the seat's default move is played.",
     "properties": {
         "turn_seconds": {"type": "number"},

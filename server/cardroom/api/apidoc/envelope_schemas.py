@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.api.apidoc.names import Schema, prefix, ref
-from cardroom.games.base import Game
+from cardroom.kit.base import Game
 from cardroom.table.envelopes import EVENT, Envelope
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.api.apidoc.names import Schema
-from cardroom.games.base import Game
-from cardroom.games.moves import Field
+from cardroom.kit.base import Game
+from cardroom.kit.moves import Field
 from cardroom.registry import registry
 
 

@@ -1,5 +1,5 @@
 """Each game's own components: its cards, options, events, actions, create request, view and
-replay, from its declarations (games/moves.py, games/*/shapes.py)."""
+replay, from its declarations (kit/moves.py, games/*/shapes.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from cardroom.api.apidoc.names import (
     ref,
     relocated,
 )
-from cardroom.games.base import Game, OptionSpec
+from cardroom.kit.base import Game, OptionSpec
 from cardroom.table.envelopes import VIEW
 
 # The table's own events (cardroom.table.steps), in every game.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cardroom.games.base import Game
+from cardroom.kit.base import Game
 from cardroom.table.envelopes import Schema
 
 MAX_SEED = 2**53 - 1

@@ -4,7 +4,7 @@ State (plain JSON; a card is its code)::
 
     players        the number of seats
     options        the game's options
-    rng            the seeded generator (cardroom.games.rng)
+    rng            the seeded generator (cardroom.kit.rng)
     round          the round (1-based)
     phase          "declare" | "rps" | "play" | "over"
     hands          one sorted list of codes per seat
@@ -29,20 +29,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from cardroom.games import rng as rngmod
-from cardroom.games.base import (
-    CLOCK_SPECS,
-    Action,
-    Args,
-    Event,
-    Game,
-    IllegalAction,
-    InvalidOptions,
-    OptionSpec,
-    State,
-    View,
-)
-from cardroom.games.clock import new_clock
 from cardroom.games.exact_plays import shapes as out_shapes
 from cardroom.games.exact_plays.cards import (
     ALL_CODES,
@@ -62,7 +48,21 @@ from cardroom.games.exact_plays.combos import (
     combo_numbers,
     legal_combos,
 )
-from cardroom.games.moves import CardsField, ChoiceField, IntegerField, Move
+from cardroom.kit import rng as rngmod
+from cardroom.kit.base import (
+    CLOCK_SPECS,
+    Action,
+    Args,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    OptionSpec,
+    State,
+    View,
+)
+from cardroom.kit.clock import new_clock
+from cardroom.kit.moves import CardsField, ChoiceField, IntegerField, Move
 
 HAND_SIZE = 8
 MAX_DECLARATION = 10

@@ -1,10 +1,10 @@
 """What Exact Plays gives out: cards, view, result, events (exact_plays/rules.md,
-"Events" and "View"), as JSON Schema (see cardroom.games.shapes)."""
+"Events" and "View"), as JSON Schema (see cardroom.kit.shapes)."""
 
 from __future__ import annotations
 
 from cardroom.games.exact_plays.cards import ALL_CODES, SUIT_NAMES
-from cardroom.games.shapes import (
+from cardroom.kit.shapes import (
     BOOL,
     CLOCK_EVENTS,
     INT,

@@ -19,7 +19,7 @@ State (plain JSON; a card is a number, its wire id is ``"c<number>"``)::
                    the latest card, "opened_at": when the latest window opened (only with a
                    deadline)}
     options        mode, turn_limit, reaction_deadline, auto_allow
-    rng            the seeded generator (cardroom.games.rng)
+    rng            the seeded generator (cardroom.kit.rng)
     result         the result once the game is over, else null
 """
 
@@ -30,8 +30,10 @@ import math
 from collections import Counter
 from typing import Any
 
-from cardroom.games import rng as rngmod
-from cardroom.games.base import (
+from cardroom.games.mr_toast import cards as C
+from cardroom.games.mr_toast.shapes import SHAPES
+from cardroom.kit import rng as rngmod
+from cardroom.kit.base import (
     CLOCK_SPECS,
     Action,
     Args,
@@ -43,10 +45,8 @@ from cardroom.games.base import (
     State,
     View,
 )
-from cardroom.games.clock import new_clock
-from cardroom.games.moves import CardField, CardsField, Move, SeatField
-from cardroom.games.mr_toast import cards as C
-from cardroom.games.mr_toast.shapes import SHAPES
+from cardroom.kit.clock import new_clock
+from cardroom.kit.moves import CardField, CardsField, Move, SeatField
 
 HAND_SIZE = 5
 WIN_SCORE = 15

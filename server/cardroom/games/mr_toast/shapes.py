@@ -1,10 +1,10 @@
 """What Mr Toast gives out: cards, view, result, events (mr_toast/rules.md, "Events" and
-"View"), as JSON Schema (see cardroom.games.shapes)."""
+"View"), as JSON Schema (see cardroom.kit.shapes)."""
 
 from __future__ import annotations
 
 from cardroom.games.mr_toast.cards import CODES
-from cardroom.games.shapes import (
+from cardroom.kit.shapes import (
     BOOL,
     CLOCK_EVENTS,
     INT,

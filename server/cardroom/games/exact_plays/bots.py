@@ -9,10 +9,11 @@ term for every card and token still to get rid of. It never looks at anything bu
 
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
+
+from cardroom.kit.rng import Random
 
 Action = dict[str, Any]
 
@@ -108,7 +109,7 @@ def _score(action: Action, hand: list[str], play: int, wild: int) -> float:
     return -_hand_cost(hand, play, wild) - 0.2
 
 
-def greedy(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def greedy(view: dict[str, Any], legal: list[Action], rng: Random) -> Action:
     """A sensible Exact Plays player (see the module docstring)."""
     if not legal:
         raise ValueError("no legal action to choose from")

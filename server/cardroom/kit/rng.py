@@ -11,6 +11,9 @@ import random
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+# The generator a bot policy is handed (``choose(view, legal, rng)``): a policy draws from it
+# and from nothing else, so a seeded simulation replays.
+Random = random.Random
 
 
 def new_rng(seed: int) -> dict[str, int]:

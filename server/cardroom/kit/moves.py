@@ -2,7 +2,7 @@
 
 A ``Move`` names an action ``type``, the phases it belongs to, the rule that says when it may
 be played, and its fields, each with its kind (a card id, a list of card ids, a seat, an
-integer range, a choice) and the rule a bad value breaks. ``Game.apply`` (games/base.py)
+integer range, a choice) and the rule a bad value breaks. ``Game.apply`` (kit/base.py)
 checks an action against its move before the engine's own handler sees it, with one wording
 for every game; the API document (api/gamedocs.py) and the conformance test
 (tests/games/test_conformance.py) are generated from the same declarations.
@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.games.contract_types import CardReader, State
-from cardroom.games.errors import IllegalAction
+from cardroom.kit.contract_types import CardReader, State
+from cardroom.kit.errors import IllegalAction
 
 
 def is_int(value: Any) -> bool:

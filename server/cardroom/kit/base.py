@@ -13,10 +13,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cardroom.games import clock as clockmod
-from cardroom.games.contract_types import Action, Args, Event, State, View
-from cardroom.games.errors import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RuleError
-from cardroom.games.moves import Move, is_int
+from cardroom.kit import clock as clockmod
+from cardroom.kit.contract_types import Action, Args, Event, State, View
+from cardroom.kit.errors import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RuleError
+from cardroom.kit.moves import Move, is_int
 
 __all__ = [
     "CLOCK_SPECS",
@@ -72,7 +72,7 @@ class OptionSpec:
         return described
 
 
-# The turn clock's options (games/clock.py), which every game lists after its own.
+# The turn clock's options (kit/clock.py), which every game lists after its own.
 CLOCK_SPECS: tuple[OptionSpec, ...] = tuple(
     OptionSpec(name, kind, default, description, **more)
     for name, kind, default, description, more in clockmod.CLOCK_OPTION_DOCS
@@ -103,7 +103,7 @@ class Game(ABC):
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]]
     rules_url: ClassVar[str] = ""
-    # Every action type, declared once (games/moves.py).
+    # Every action type, declared once (kit/moves.py).
     moves: ClassVar[tuple[Move, ...]]
     # The ruling that refuses an action of no known type, a missing or unknown field.
     form_rule: ClassVar[str]
@@ -115,7 +115,7 @@ class Game(ABC):
     # A create request that plays well as it is (the API document's example).
     example: ClassVar[dict[str, Any]]
     # What the engine gives out, as JSON Schema: Card, Public, You, Result, Events
-    # (games/shapes.py).
+    # (kit/shapes.py).
     shapes: ClassVar[dict[str, Any]]
 
     card_id_re: ClassVar[re.Pattern[str]]
@@ -334,7 +334,7 @@ class Game(ABC):
         """
         return self.to_act(state)
 
-    # --- time: the game's own timed rule, and the turn clock (games/clock.py) -------------
+    # --- time: the game's own timed rule, and the turn clock (kit/clock.py) -------------
 
     def rule_deadline(self, state: State) -> float | None:
         """When the game's own timed rule fires (same clock as ``now``), or ``None``."""

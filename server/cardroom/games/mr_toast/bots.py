@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
+
+from cardroom.kit.rng import Random
 
 WIN_SCORE = 15
 THREAT = 10  # an opponent with this many points gets our chores before we score
 
 
-def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def greedy(view: dict[str, Any], legal: list[dict[str, Any]], rng: Random) -> dict[str, Any]:
     """One of ``legal``: win if it can, score big, clear or trash chores, hand chores and
     Take a Breaks to the leader, Find a Penny, cancel opponents' blue cards that hurt it."""
     if len(legal) == 1:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.games.errors import InvalidOptions
+from cardroom.kit.errors import InvalidOptions
 
 # The clock's options, added to every game's own (their OptionSpec is built in base.py).
 CLOCK_OPTION_DOCS: tuple[tuple[str, str, Any, str, dict[str, Any]], ...] = (
