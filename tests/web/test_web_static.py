@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from cardroom import registry
+from cardroom.kit.plugin import renderer_file
+
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "server" / "cardroom" / "web"
 STATIC = WEB / "static"
@@ -34,8 +37,21 @@ def test_modules_are_served_as_javascript(client):
         response = client.get(f"/web/{path.name}")
         assert response.status_code == 200, path
         assert response.mimetype in ("text/javascript", "application/javascript"), path
-    assert client.get("/web/games/mr-toast.js").status_code == 200
+    assert client.get("/web/games/generic.js").status_code == 200
     assert client.get("/web/cardroom.css").mimetype == "text/css"
+
+
+def test_each_game_is_drawn_by_the_renderer_its_package_ships(client):
+    """/web/renderers/<type>.js is the module its GamePlugin names, from its package; a game
+    type not served here has none (the table then draws with the generic module)."""
+    for game_type, entry in registry.installed().items():
+        response = client.get(f"/web/renderers/{game_type}.js")
+        assert response.status_code == 200
+        assert response.mimetype == "text/javascript"
+        assert response.get_data(as_text=True) == renderer_file(entry.plugin).read_text()
+        assert response.headers["Cache-Control"] == "max-age=300, public"
+    missing = client.get("/web/renderers/no-such-game.js")
+    assert missing.status_code == 404 and missing.mimetype == "text/javascript"
 
 
 def test_static_files_are_kept_briefly_and_pages_always_checked(client):

@@ -229,8 +229,8 @@ def test_exact_plays_table_explains_plays_and_penalties(open_page, live_server, 
 # --- one of everything: the words for counts of 1, straight from the game modules ---------
 
 SINGULARS = """async () => {
-  const ep = await import("/web/games/exact-plays.js");
-  const mt = await import("/web/games/mr-toast.js");
+  const ep = await import("/web/renderers/exact-plays.js");
+  const mt = await import("/web/renderers/mr-toast.js");
   const name = (seat) => (seat === 0 ? "you" : `Bot ${seat}`);
   const ctx = { me: 0, view: null, name, Name: (seat) => (seat === 0 ? "You" : name(seat)) };
   const card = { id: "4M", code: "4M", number: 4, suit: "mushroom" };
@@ -285,7 +285,7 @@ def test_counts_of_one_read_in_the_singular(open_page, live_server):
 # --- Exact Plays: the reasons and log lines a newcomer reads, from the module itself -------
 
 EXACT_PLAYS_WORDS = """async () => {
-  const ep = await import("/web/games/exact-plays.js");
+  const ep = await import("/web/renderers/exact-plays.js");
   const name = (seat) => (seat === 0 ? "you" : `Bot ${seat}`);
   const ctx = { me: 0, view: null, name, Name: (seat) => (seat === 0 ? "You" : name(seat)) };
   const card = (number, suit) => ({ id: `${number}${suit[0]}`, code: "", number, suit });
@@ -369,7 +369,7 @@ def test_exact_plays_reasons_name_players_and_leave_out_impossible_advice(open_p
 # --- Mr Toast: the words a newcomer stumbled on (review items 4 to 7, 10, 13) -------------
 
 MR_TOAST_WORDS = """async () => {
-  const mt = await import("/web/games/mr-toast.js");
+  const mt = await import("/web/renderers/mr-toast.js");
   const name = (seat) => (seat === 0 ? "you" : `Bot ${seat}`);
   const ctx = { me: 0, view: null, name, Name: (seat) => (seat === 0 ? "You" : name(seat)) };
   const card = (id, code, colour, value, cardName) => ({ id, code, colour, value, name: cardName });
@@ -519,8 +519,8 @@ def test_mr_toast_table_says_why_picked_cards_have_no_move(open_page, live_serve
 # --- the second review: Mr Toast's reasons and log lines, from the modules themselves ------
 
 SECOND_REVIEW_WORDS = """async () => {
-  const mt = await import("/web/games/mr-toast.js");
-  const ep = await import("/web/games/exact-plays.js");
+  const mt = await import("/web/renderers/mr-toast.js");
+  const ep = await import("/web/renderers/exact-plays.js");
   const dom = await import("/web/dom.js");
   const name = (seat) => (seat === 0 ? "you" : `Bot ${seat}`);
   const ctx = { me: 0, view: null, name, Name: (seat) => (seat === 0 ? "You" : name(seat)) };
@@ -705,7 +705,7 @@ def test_mr_toast_table_second_review(open_page, live_server, screenshot):
 # --- Exact Plays: second review, items 4, 5 and 7, from the module itself -----------------
 
 EXACT_PLAYS_SECOND_LOOK = """async () => {
-  const ep = await import("/web/games/exact-plays.js");
+  const ep = await import("/web/renderers/exact-plays.js");
   const name = (seat) => (seat === 0 ? "you" : `Greedy bot ${seat}`);
   const ctx = { me: 0, view: null, name, Name: (seat) => (seat === 0 ? "You" : name(seat)) };
   const card = (number, suit) => ({ id: `${number}${suit[0]}`, code: "", number, suit });

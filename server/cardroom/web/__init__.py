@@ -1,5 +1,7 @@
-"""The web table (docs/web.md): the lobby at ``/`` and a game's table, served as static files,
-and each game's rules page at ``/rules/<game_type>`` (rendered from its ``rules.md``).
+"""The web table (docs/web.md): the lobby at ``/`` and a game's table, served as static files;
+each game's rules page at ``/rules/<game_type>`` (rendered from its ``rules.md``) and the
+module that draws it at ``/web/renderers/<game_type>.js`` (its package's renderer, or the
+generic one).
 
 The table's pages are plain HTML, CSS and JavaScript modules that talk only to the public
 ``/v1`` API; this blueprint serves them and nothing else, with a Content-Security-Policy that
@@ -12,7 +14,8 @@ from functools import cache
 
 from flask import Blueprint, Response, render_template
 
-from cardroom.registry import registry
+from cardroom.kit.plugin import renderer_file
+from cardroom.registry import installed, registry
 from cardroom.web.rules_markdown import rules_page
 
 blp = Blueprint(
@@ -76,6 +79,23 @@ def rules(game_type: str) -> Response | tuple[str, int]:
 def _rules_html(game_type: str) -> str:
     """Called only for the game types that have a page, so the cache stays that small."""
     return render_template("web/rules.html", page=rules_page(game_type))
+
+
+@blp.get("/web/renderers/<game_type>.js")
+def renderer(game_type: str) -> Response:
+    """The JavaScript module that draws ``game_type`` at the table: the one its package
+    ships, or the generic module (``games/generic.js``) for a game that ships none."""
+    entry = installed().get(game_type)
+    if entry is None:
+        return Response(f"// no game type {game_type!r} here\n", 404, mimetype="text/javascript")
+    if entry.plugin.renderer is None:
+        return blp.send_static_file("games/generic.js")
+    return Response(_renderer_text(game_type), mimetype="text/javascript")
+
+
+@cache
+def _renderer_text(game_type: str) -> str:
+    return renderer_file(installed()[game_type].plugin).read_text(encoding="utf-8")
 
 
 @blp.get("/favicon.ico")

@@ -6,7 +6,7 @@
 
 import { CardroomClient, Problem } from "./client.js";
 import { fill, h, listing, plural } from "./dom.js";
-import { gameModule } from "./games/index.js";
+import { gameModule, loadGameModule } from "./games/index.js";
 
 const api = new CardroomClient();
 const gameId = decodeURIComponent(window.location.pathname.split("/")[2] || "");
@@ -220,7 +220,7 @@ async function start() {
   try {
     const replay = await api.replay(gameId);
     state.replay = replay;
-    state.game = gameModule(replay.game_type);
+    state.game = await loadGameModule(replay.game_type);
     state.tables = tables(replay);
     const title = state.game.title || replay.game_type;
     document.title = `Replay · ${title} · cardroom`;

@@ -5,7 +5,7 @@
 
 import { CardroomClient, Problem, newKey } from "./client.js";
 import { dealNotice, fill, h, listing, midSentence, plural, ruleRef } from "./dom.js";
-import { gameModule } from "./games/index.js";
+import { gameModule, loadGameModule } from "./games/index.js";
 import { forgetSeat, loadSeat, savedName, saveName, saveSeat } from "./seats.js";
 
 const api = new CardroomClient();
@@ -996,7 +996,7 @@ async function enterTable() {
 async function start() {
   try {
     [state.summary] = await Promise.all([api.game(gameId), loadGameTypes()]);
-    state.game = gameModule(state.summary.game_type);
+    state.game = await loadGameModule(state.summary.game_type);
     if (!state.seat && !watching && state.summary.status === "waiting" && state.summary.seats.some((seat) => !seat.taken)) {
       renderJoin();
       return;
