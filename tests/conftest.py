@@ -23,6 +23,7 @@ from cardroom.store.embedded import EmbeddedRedis, free_port
 from cardroom.store.embedded_cluster import EmbeddedCluster
 
 from gunicorns import start_gunicorn, stop_gunicorn
+from plugin_venv import PluginVenv, make_plugin_venv
 
 ROOT = Path(__file__).resolve().parent.parent
 # Test files and folders (relative to the repository) whose tests run on both backends.
@@ -122,3 +123,10 @@ def gunicorns() -> Iterator[dict[str, str]]:
 def live_server(redis_server: EmbeddedRedis | EmbeddedCluster, gunicorns: dict[str, str]) -> str:
     """A gunicorn server on a free port, against the test's Redis; its base URL."""
     return gunicorns[redis_server.url]
+
+
+@pytest.fixture(scope="session")
+def plugin_venv(tmp_path_factory: pytest.TempPathFactory) -> PluginVenv:
+    """The one throwaway virtual environment the plug-in tests share (tests/plugin_venv.py):
+    cardroom installed as a user installs it; a game installed there stays out of ours."""
+    return make_plugin_venv(tmp_path_factory.mktemp("plugin-venv") / "venv")
