@@ -16,10 +16,11 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from cardroom.bots import random_policy
 from cardroom.kit import Game, GamePlugin, Policy
-from cardroom.kit.plugin import problems
+from cardroom.kit.plugin import problems, rules_file
 
 GROUP = "cardroom.games"
 # The distribution whose games no other package may take the type of.
@@ -35,6 +36,17 @@ class UnavailableGameType(KeyError):
     def __init__(self, game_type: str):
         super().__init__(game_type)
         self.game_type = game_type
+
+
+class RulesChanged(UnavailableGameType):
+    """A game recorded under another version of its game's rules (``GamePlugin.rules_version``)
+    than the installed package plays: replaying its log under these rules could give another
+    game, so it is not served here. An instance with that version of the package may."""
+
+    def __init__(self, game_type: str, recorded: dict[str, Any], installed: Registered):
+        super().__init__(game_type)
+        self.recorded = recorded
+        self.installed = installed
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,18 @@ class Registered:
     package: str
     version: str
     plugin: GamePlugin
+    # Whether its package ships a rules page (rules.md beside its engine), served at
+    # /rules/<game_type>.
+    rules_page: bool
+
+    @property
+    def played_by(self) -> dict[str, Any]:
+        """What a game records of the package that plays it (GameRecord.plugin)."""
+        return {
+            "package": self.package,
+            "version": self.version,
+            "rules_version": self.plugin.rules_version,
+        }
 
 
 @dataclass(frozen=True)
@@ -118,7 +142,12 @@ def _register(plugin: GamePlugin, each: Found) -> Registered:
         for spec in game.option_specs
     )
     return Registered(
-        game, {"random": random_policy, **plugin.policies}, each.package, each.version, plugin
+        game,
+        {"random": random_policy, **plugin.policies},
+        each.package,
+        each.version,
+        plugin,
+        (rules := rules_file(game)) is not None and rules.is_file(),
     )
 
 
@@ -159,12 +188,27 @@ def registry() -> dict[str, Game]:
     return _GAMES
 
 
-def get_game(game_type: str) -> Game:
-    """The engine for ``game_type``; UnavailableGameType (a KeyError) if there is none."""
+def get_game(game_type: str, rules_version: int | None = None) -> Game:
+    """The engine for ``game_type``; UnavailableGameType (a KeyError) if there is none.
+
+    With ``rules_version`` (a recorded game's), RulesChanged if the installed package plays
+    other rules: a recorded game is never replayed under rules it was not played by.
+    """
     try:
-        return registry()[game_type]
+        game = registry()[game_type]
     except KeyError:
         raise UnavailableGameType(game_type) from None
+    if rules_version is not None:
+        entry = _entries()[game_type]
+        if entry.plugin.rules_version != rules_version:
+            raise RulesChanged(game_type, {"rules_version": rules_version}, entry)
+    return game
+
+
+def serves(game_type: str, rules_version: int | None = None) -> bool:
+    """Whether a game of ``game_type`` (recorded under ``rules_version``) is played here."""
+    entry = _entries().get(game_type)
+    return entry is not None and rules_version in (None, entry.plugin.rules_version)
 
 
 def policies(game_type: str) -> dict[str, Policy]:

@@ -26,3 +26,18 @@ takes_random = GamePlugin(ToastTwo(), {"random": cautious})
 uncallable = GamePlugin(ToastTwo(), {"lazy": "not a function"})
 # Another package offering cardroom's own game under its own type's name.
 claims_built_in = mr_toast
+
+
+class OddlyShaped(ToastTwo):
+    shapes = {**MrToast.shapes, "OptionsRequest": {"type": "object"}}
+
+
+class Resultless(ToastTwo):
+    shapes = {name: shape for name, shape in MrToast.shapes.items() if name != "Result"}
+
+
+shape_named_like_the_document = GamePlugin(OddlyShaped())
+no_result_shape = GamePlugin(Resultless())
+zero_rules_version = GamePlugin(ToastTwo(), rules_version=0)
+# Its engine's package (cardroom.games.mr_toast) ships no toast.js.
+missing_renderer = GamePlugin(ToastTwo(), renderer="toast.js")

@@ -58,6 +58,10 @@ def test_a_well_formed_outside_game_is_served_with_its_policies() -> None:
         ("toast-two", "takes_random", "policy 'random' is every game's own"),
         ("toast-two", "uncallable", "policy 'lazy' is not callable"),
         ("mr-toast", "claims_built_in", "already served by package cardroom"),
+        ("toast-two", "shape_named_like_the_document", "'OptionsRequest' is one the API"),
+        ("toast-two", "no_result_shape", "its shapes lack Result"),
+        ("toast-two", "zero_rules_version", "rules_version 0 is not a whole number from 1"),
+        ("toast-two", "missing_renderer", "its renderer 'toast.js' is not in its package"),
     ],
 )
 def test_a_broken_plugin_is_refused_by_name_and_the_others_are_served(

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import sys
 import tomllib
 from pathlib import Path
 
 from cardroom import web
-from cardroom.registry import registry
+from cardroom.kit.plugin import renderer_file, rules_file
+from cardroom.registry import installed, registry
 from cardroom.web import rules_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,9 +155,11 @@ def test_the_rules_pages_and_their_template_are_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = config["tool"]["setuptools"]["package-data"]["cardroom"]
     shipped = list(TEMPLATES.rglob("*"))
-    for game in registry().values():
-        package = sys.modules[type(game).__module__].__package__ or ""
-        shipped.append(ROOT / "server" / package.replace(".", "/") / rules_markdown.RULES_FILE)
+    for entry in installed().values():
+        if entry.package == "cardroom":
+            shipped.append(Path(str(rules_file(entry.game))))
+            if entry.plugin.renderer:
+                shipped.append(Path(str(renderer_file(entry.plugin))))
     for path in shipped:
         if path.is_dir():
             continue

@@ -13,7 +13,7 @@ from werkzeug.routing.exceptions import WebsocketMismatch
 from cardroom.api.jsonio import COMPACT
 from cardroom.api.observability import count_redis_error
 from cardroom.kit.base import GameOver, IllegalAction, InvalidOptions, NotYourTurn
-from cardroom.registry import UnavailableGameType
+from cardroom.registry import RulesChanged, UnavailableGameType
 from cardroom.table import (
     Conflict,
     GameFull,
@@ -89,6 +89,19 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
     "rate-limited": (
         "Rate limited",
         "Too many games created or seats joined from your address; retry after Retry-After.",
+    ),
+    "game-type-unavailable": (
+        "Game type unavailable",
+        "No package installed on this server plays this game's type (never installed, "
+        "removed, or refused at start: `cardroom games` says why). The game is kept; an "
+        "instance that has the package may serve it. The listing shows it as unavailable.",
+    ),
+    "game-rules-changed": (
+        "Game rules changed",
+        "The game was recorded under another version of its game's rules than the package "
+        "installed here plays (`rules_version`). Replaying it under these rules could give "
+        "another game, so it is not served here; an instance with the version it was "
+        "recorded under may serve it. The listing shows it as unavailable.",
     ),
     "storage-unavailable": (
         "Storage unavailable",
@@ -254,6 +267,7 @@ DOMAIN_ERRORS: dict[type[Exception], tuple[int, str]] = {
     PreconditionFailed: (412, "stale-version"),
     Conflict: (409, "busy"),
     UnavailableGameType: (503, "game-type-unavailable"),
+    RulesChanged: (503, "game-rules-changed"),
 }
 
 # What a problem adds to the error's own text, per problem type.
@@ -268,6 +282,13 @@ _DETAILS = {
     "game-type-unavailable": lambda error: (
         f"this server cannot play {error.game_type!r} games: no package installed here"
         " serves that game type"
+    ),
+    "game-rules-changed": lambda error: (
+        f"this game was recorded under rules version {error.recorded['rules_version']} of"
+        f" {error.game_type!r}; this server has {error.installed.package}"
+        f" {error.installed.version}, which plays rules version"
+        f" {error.installed.plugin.rules_version}, so it will not replay the game under other"
+        " rules"
     ),
 }
 

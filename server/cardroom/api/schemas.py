@@ -99,6 +99,16 @@ class GameTypeSchema(Schema):
             "ruling an anchor: `#mt-12`), or empty if the game has none."
         )
     )
+    package = fields.String(
+        metadata=_doc("The Python package (distribution) that plays this game type here.")
+    )
+    version = fields.String(metadata=_doc("That package's version on this server."))
+    rules_version = fields.Integer(
+        metadata=_doc(
+            "The version of the game's rules that package plays; a game recorded under "
+            "another one is not served here (problem `game-rules-changed`)."
+        )
+    )
 
 
 class GameTypeListSchema(Schema):
@@ -176,13 +186,33 @@ class SeatSchema(Schema):
 DEAL_DOC = (
     "How the cards were dealt, shown from the start: `random` (the server's secret seed), "
     "`seeded` (the creator chose `seed` and may know every hand) or `stacked` (the creator "
-    "set the deck)."
+    "set the deck); `unknown` for a game this server cannot play (`available` false)."
 )
+
+
+class PlayedBySchema(Schema):
+    package = fields.String(
+        allow_none=True,
+        metadata=_doc("The package that played the game when it was created (null: not kept)."),
+    )
+    version = fields.String(allow_none=True, metadata=_doc("That package's version then."))
+    rules_version = fields.Integer(metadata=_doc("The version of the rules it is played by."))
 
 
 class GameSummarySchema(Schema):
     id = fields.String(required=True)
     game_type = fields.String(required=True)
+    available = fields.Boolean(
+        metadata=_doc(
+            "Whether this server can play the game. False when its type is not installed "
+            "here or plays other rules than it was recorded under: its scores, turn and "
+            "result are then left empty and every request to it answers problem "
+            "`game-type-unavailable` or `game-rules-changed`."
+        )
+    )
+    plugin = fields.Nested(
+        PlayedBySchema, metadata=_doc("The package that plays it, as recorded at its creation.")
+    )
     status = fields.String(
         required=True,
         validate=validate.OneOf(["waiting", "active", "finished"]),

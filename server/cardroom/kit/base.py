@@ -102,7 +102,6 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]]
-    rules_url: ClassVar[str] = ""
     # Every action type, declared once (kit/moves.py).
     moves: ClassVar[tuple[Move, ...]]
     # The ruling that refuses an action of no known type, a missing or unknown field.
@@ -453,7 +452,6 @@ class Game(ABC):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [spec.describe() for spec in self.option_specs],
-            "rules_url": self.rules_url,
         }
 
 

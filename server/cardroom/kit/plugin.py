@@ -18,6 +18,7 @@ from importlib import resources
 from cardroom.kit.base import Game
 from cardroom.kit.contract_types import Action, View
 from cardroom.kit.rng import Random
+from cardroom.kit.shapes import REQUIRED_SHAPES, shape_name_problem
 
 GAME_TYPE = re.compile(r"^[a-z][a-z0-9-]{1,31}$")
 # The policy every game has without declaring it (cardroom/bots: any legal action).
@@ -70,6 +71,9 @@ def problems(declared: object, game_type: str) -> list[str]:
     for name in ("title", "description", "moves", "shapes"):
         if not getattr(game, name, None):
             found.append(f"its game declares no {name}")
+    shapes = getattr(game, "shapes", None) or {}
+    found += [f"its shapes lack {name}" for name in REQUIRED_SHAPES if name not in shapes]
+    found += [problem for name in shapes if (problem := shape_name_problem(str(name)))]
     low, high = getattr(game, "min_players", None), getattr(game, "max_players", None)
     if not (isinstance(low, int) and isinstance(high, int) and 1 <= low <= high):
         found.append(f"its players range {low!r} to {high!r} is not 1 <= min <= max")
@@ -79,8 +83,13 @@ def problems(declared: object, game_type: str) -> list[str]:
     renderer = declared.renderer
     if renderer is not None and not (isinstance(renderer, str) and RENDERER_FILE.match(renderer)):
         found.append(f"its renderer {renderer!r} is not the name of a .js file in its package")
-    elif renderer is not None and not renderer_file(declared).is_file():
-        found.append(f"its renderer {renderer!r} is not in its package {engine_package(game)}")
+    elif renderer is not None and not _is_file(renderer_file(declared)):
+        where = engine_package(game)
+        found.append(
+            f"its renderer {renderer!r} is not in its package {where}"
+            if where
+            else f"its renderer {renderer!r} is not in its package: its engine is in none"
+        )
     for name, policy in declared.policies.items():
         if name in RESERVED_POLICIES:
             found.append(f"policy {name!r} is every game's own: it cannot be declared")
@@ -89,13 +98,28 @@ def problems(declared: object, game_type: str) -> list[str]:
     return found
 
 
-def engine_package(game: Game) -> str:
-    """The package of ``game``'s engine class: where its rules page and renderer are."""
-    module = type(game).__module__
-    return module.rpartition(".")[0] or module
+def engine_package(game: Game) -> str | None:
+    """The package of ``game``'s engine class, where its rules page and renderer are; None
+    for an engine in a top-level module (it can ship neither)."""
+    return type(game).__module__.rpartition(".")[0] or None
 
 
-def renderer_file(plugin: GamePlugin) -> resources.abc.Traversable:
-    """The renderer module's file in the plug-in's package (``plugin.renderer`` is set)."""
-    assert plugin.renderer is not None
-    return resources.files(engine_package(plugin.game)) / plugin.renderer
+def package_file(game: Game, name: str) -> resources.abc.Traversable | None:
+    """The file ``name`` in ``game``'s engine package (it may not exist); None if the engine
+    is in no package."""
+    package = engine_package(game)
+    return None if package is None else resources.files(package) / name
+
+
+def rules_file(game: Game) -> resources.abc.Traversable | None:
+    """Where ``game``'s rules page would be: ``rules.md`` in its engine's package."""
+    return package_file(game, "rules.md")
+
+
+def renderer_file(plugin: GamePlugin) -> resources.abc.Traversable | None:
+    """Where the plug-in's renderer module would be, if it names one."""
+    return None if plugin.renderer is None else package_file(plugin.game, plugin.renderer)
+
+
+def _is_file(path: resources.abc.Traversable | None) -> bool:
+    return path is not None and path.is_file()

@@ -5,11 +5,15 @@ view and event of random games against them.
 
 A game's shapes are one dict of named schemas; they refer to each other as
 ``{"$ref": "#/$defs/Card"}`` (``ref("Card")``). Each must have ``Card``, ``Public``, ``You``,
-``Result`` and ``Events`` (a dict: event type -> the schema of its other fields).
+``Result`` and ``Events`` (a dict: event type -> the schema of its other fields); it may name
+more (``Seat``, ``Trick``) for the others to refer to. The API document publishes each under
+the game's prefix (``CrazyEightsSeat``), so a name is CamelCase and not one the document
+makes itself (``shape_name_problem``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 Schema = dict[str, Any]
@@ -21,6 +25,23 @@ STRING: Schema = {"type": "string"}
 BOOL: Schema = {"type": "boolean"}
 SEATS: Schema = {"type": "array", "items": SEAT}
 INTS: Schema = {"type": "array", "items": INT}
+
+
+REQUIRED_SHAPES = ("Card", "Public", "You", "Result", "Events")
+# Names the API document gives a game's own components (api/apidoc/game_parts.py).
+DOCUMENT_NAMES = frozenset({"Options", "OptionsRequest", "CreateGame", "View", "Replay"})
+_SHAPE_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+
+
+def shape_name_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as the name of a shape, in words; None if nothing is."""
+    if name == "Events":
+        return None
+    if not _SHAPE_NAME.match(name):
+        return f"shape name {name!r} is not CamelCase letters and digits"
+    if name in DOCUMENT_NAMES or name.endswith(("Event", "Action")):
+        return f"shape name {name!r} is one the API document gives its own components"
+    return None
 
 
 def ref(name: str) -> Schema:

@@ -80,6 +80,10 @@ class GameRecord:
     logged_ms: int = 0
     # The id of this game's rematch, once a seat asked for one (cardroom.table.rematch).
     rematch: str | None = None
+    # The package that plays it, as created: {"package", "version", "rules_version"}
+    # (registry.Registered.played_by). None for a game recorded before it was kept: those
+    # were all played under rules version 1.
+    plugin: dict[str, Any] | None = None
     rev: int = 0
     write_id: str = ""
     token_hashes: dict[int, str] = field(default_factory=dict)
@@ -141,6 +145,7 @@ class GameRecord:
                 "updated_at": self.updated_at,
                 "logged_ms": self.logged_ms,
                 **({"rematch": self.rematch} if self.rematch else {}),
+                **({"plugin": self.plugin} if self.plugin else {}),
             }
         )
 
@@ -172,6 +177,11 @@ class GameRecord:
         for seat, token_hash in self.token_hashes.items():
             stored[f"t{seat}".encode()] = token_hash.encode()
         return stored
+
+    @property
+    def rules_version(self) -> int:
+        """The version of its game's rules it is played under (GamePlugin.rules_version)."""
+        return self.plugin["rules_version"] if self.plugin else 1
 
     def joined(self) -> bool:
         """A person has taken a seat (bots aside)."""

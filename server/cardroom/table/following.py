@@ -37,7 +37,7 @@ class Follow:
         closes; True if it may have changed, ``record`` then read again."""
         record = self.record
         if record.status == "active":
-            deadline = get_game(record.game_type).deadline(record.state)
+            deadline = get_game(record.game_type, record.rules_version).deadline(record.state)
             if deadline is not None:
                 seconds = min(seconds, max(0.0, deadline - self.ctx.clock()) + 0.01)
         if not self.watch.wait(seconds) and not unsettled(self.ctx, record):

@@ -111,7 +111,7 @@ def attempt(ctx: Context, move: Move, record: GameRecord | None, proven: bool) -
         if answered is not None:
             authenticate(record, move.token)
             return answer_again(ctx, move, answered, record)
-    game = get_game(record.game_type)
+    game = get_game(record.game_type, record.rules_version)
     now = ctx.clock()
     ms = steps.time_for(record, now)
     spending = ctx.spending()

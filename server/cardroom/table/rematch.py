@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 
-from cardroom.registry import get_game
+from cardroom.registry import get_game, installed
 from cardroom.store import GameRecord
 from cardroom.store.buckets import new_game_id
 from cardroom.table import steps
@@ -44,6 +44,7 @@ def new_game(old: GameRecord, now: float) -> GameRecord:
         created_at=now,
         updated_at=now,
         logged_ms=steps.clock_ms(now),
+        plugin=installed()[old.game_type].played_by,
     )
     steps.begin(record)
     return record

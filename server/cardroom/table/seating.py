@@ -8,7 +8,7 @@ from contextlib import suppress
 from typing import Any
 
 from cardroom.kit.base import InvalidOptions
-from cardroom.registry import get_game, get_policy, policies, registry
+from cardroom.registry import get_game, get_policy, installed, policies, registry
 from cardroom.store import GameRecord, Gone
 from cardroom.store.buckets import new_game_id
 from cardroom.table import rematch as rematches
@@ -29,12 +29,18 @@ from cardroom.table.settling import schedule_due_work, settled, write_change
 
 
 def game_types() -> list[dict[str, Any]]:
-    """Every game type with its options and bot policies (``GET /v1/game-types``)."""
+    """Every game type with its options, bot policies, rules page and the package that
+    plays it (``GET /v1/game-types``)."""
     described = []
-    for game in registry().values():
-        entry = game.describe()
-        entry["bot_policies"] = list(policies(game.game_type))
-        described.append(entry)
+    for game_type, entry in installed().items():
+        described.append(
+            {
+                **entry.game.describe(),
+                "bot_policies": list(entry.policies),
+                "rules_url": f"/rules/{game_type}" if entry.rules_page else "",
+                **entry.played_by,
+            }
+        )
     return described
 
 
@@ -91,6 +97,7 @@ def create(
         created_at=now,
         updated_at=now,
         logged_ms=steps.clock_ms(now),
+        plugin=installed()[game_type].played_by,
     )
     steps.begin(record)
     if record.status == "active":
@@ -113,7 +120,7 @@ def join(
         record.updated_at = now
         ms = steps.time_for(record, now)
         steps.take_seat(record, chosen, name, ms)
-        game = get_game(record.game_type)
+        game = get_game(record.game_type, record.rules_version)
         if record.status == "active":
             play_bots(record, game, ms, ctx.spending())
         schedule_due_work(ctx, record, game, now)
@@ -159,7 +166,7 @@ def come_back(ctx: Context, game_id: str, token: str | None) -> tuple[GameRecord
         seat = authenticate(record, token)
         if record.status != "active":
             return record, seat
-        game = get_game(record.game_type)
+        game = get_game(record.game_type, record.rules_version)
         now = ctx.clock()
         if not steps.come_back(record, game, seat, steps.time_for(record, now)):
             return record, seat

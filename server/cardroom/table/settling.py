@@ -71,7 +71,7 @@ def settled(ctx: Context, game_id: str) -> GameRecord:
     an earlier request's budget left over continued (within this one's budget)."""
     for _ in range(MAX_ATTEMPTS):
         record = ctx.load(game_id).record
-        game = get_game(record.game_type)
+        game = get_game(record.game_type, record.rules_version)
         now = ctx.clock()
         ms = steps.time_for(record, now)
         spending = ctx.spending()
@@ -96,7 +96,7 @@ def unsettled(ctx: Context, record: GameRecord) -> bool:
     """A read of this game has work to do first: a passed deadline, or bots to play."""
     if record.status != "active":
         return False
-    game = get_game(record.game_type)
+    game = get_game(record.game_type, record.rules_version)
     deadline = game.deadline(record.state)
     if deadline is not None and ctx.clock() >= deadline:
         return True
@@ -122,4 +122,4 @@ def advance(ctx: Context, game_id: str) -> tuple[int, float | None]:
     Returns the game's revision as judged and when it is next due (None: nothing due).
     """
     record = settled(ctx, game_id)
-    return record.rev, due(record, get_game(record.game_type), ctx.clock())
+    return record.rev, due(record, get_game(record.game_type, record.rules_version), ctx.clock())

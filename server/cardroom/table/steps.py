@@ -96,7 +96,7 @@ class Replay:
     """A game rebuilt from its log, entry by entry: its record and every event so far."""
 
     def __init__(self, stored: GameRecord):
-        self.game = get_game(stored.game_type)
+        self.game = get_game(stored.game_type, stored.rules_version)
         # The state as the engine first dealt it, in its stored (JSON) form, as live play had it.
         state = orjson.loads(
             dump_json(self.game.new_game(stored.players, stored.options, stored.seed))
@@ -175,7 +175,7 @@ def _all_seated(record: GameRecord) -> bool:
 def _start(record: GameRecord, ms: int) -> list[Event]:
     record.status = "active"
     bots = {seat for seat, entry in enumerate(record.seats) if entry["bot"]}
-    produced = get_game(record.game_type).start(record.state, ms / 1000, bots)
+    produced = get_game(record.game_type, record.rules_version).start(record.state, ms / 1000, bots)
     return [_stamp(record, {"type": "game_started"}), *(_stamp(record, e) for e in produced)]
 
 

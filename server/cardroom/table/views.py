@@ -11,7 +11,7 @@ import hashlib
 from typing import Any
 
 from cardroom.kit.base import Game
-from cardroom.registry import get_game, registry
+from cardroom.registry import get_game, serves
 from cardroom.store import GameRecord
 from cardroom.table.envelopes import VIEW
 
@@ -27,7 +27,7 @@ def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> st
 
 def shape_view(record: GameRecord, seat: int | None) -> dict[str, Any]:
     """``seat``'s view of the game (None: a spectator's), without its ETag."""
-    game = get_game(record.game_type)
+    game = get_game(record.game_type, record.rules_version)
     shared = view_parts(record, game)
     you = game.private_view(record.state, seat)
     to_act = shared["to_act"]
@@ -83,15 +83,20 @@ def view_parts(record: GameRecord, game: Game) -> dict[str, Any]:
 
 
 def available(record: GameRecord) -> bool:
-    """Whether this server can play the game: its game type is installed here."""
-    return record.game_type in registry()
+    """Whether this server can play the game: its game type is installed here, playing the
+    rules it was recorded under."""
+    return serves(record.game_type, record.rules_version)
 
 
 def summarise(record: GameRecord) -> dict[str, Any]:
     """The game as the listing and ``GET /v1/games/{id}`` show it to anyone."""
-    game = get_game(record.game_type)
+    if not available(record):
+        return unavailable_summary(record)
+    game = get_game(record.game_type, record.rules_version)
     finished = record.status == "finished"
     return {
+        "available": True,
+        "plugin": played_by(record),
         "id": record.id,
         "game_type": record.game_type,
         "status": record.status,
@@ -110,8 +115,42 @@ def summarise(record: GameRecord) -> dict[str, Any]:
     }
 
 
-def seats(record: GameRecord, game: Game) -> list[dict[str, Any]]:
-    away = game.away_seats(record.state) if record.status == "active" else set()
+def unavailable_summary(record: GameRecord) -> dict[str, Any]:
+    """A game this server cannot play (its type not installed here, or installed with other
+    rules): what the record says without its rules. Its scores, turn and result need the
+    engine; its options are kept back, as a secret one cannot be told from the others."""
+    finished = record.status == "finished"
+    return {
+        "available": False,
+        "plugin": played_by(record),
+        "id": record.id,
+        "game_type": record.game_type,
+        "status": record.status,
+        "players": record.players,
+        "seats": seats(record, None),
+        "options": {},
+        "version": record.version,
+        "scores": [],
+        "to_act": [],
+        "result": None,
+        "deal": "unknown",
+        "seed": record.seed if finished else None,
+        "rematch": record.rematch,
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+    }
+
+
+def played_by(record: GameRecord) -> dict[str, Any]:
+    """The package that plays the game, as recorded (rules version 1 for a game recorded
+    before packages were)."""
+    return record.plugin or {"package": None, "version": None, "rules_version": 1}
+
+
+def seats(record: GameRecord, game: Game | None) -> list[dict[str, Any]]:
+    """Each seat as everyone sees it; who is away needs the game's rules (``game``)."""
+    active = game is not None and record.status == "active"
+    away = game.away_seats(record.state) if active else set()
     return [
         {
             "seat": index,

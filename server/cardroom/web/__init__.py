@@ -95,7 +95,9 @@ def renderer(game_type: str) -> Response:
 
 @cache
 def _renderer_text(game_type: str) -> str:
-    return renderer_file(installed()[game_type].plugin).read_text(encoding="utf-8")
+    path = renderer_file(installed()[game_type].plugin)
+    assert path is not None  # the registry refuses a plug-in whose renderer is not there
+    return path.read_text(encoding="utf-8")
 
 
 @blp.get("/favicon.ico")

@@ -11,11 +11,9 @@ words) are folded (docs/web.md, "The rules pages").
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -23,9 +21,9 @@ from markdown_it.token import Token
 from markupsafe import Markup
 
 from cardroom.kit.base import Game
+from cardroom.kit.plugin import rules_file
 from cardroom.registry import registry
 
-RULES_FILE = "rules.md"
 RULING_TITLE = re.compile(r"([A-Z]{1,4}-\d+)\b")
 RULING_REFERENCE = re.compile(r"\b([A-Z]{1,4}-\d+)\b")
 FOR_PROGRAMMERS = ("options", "actions", "events", "view")
@@ -50,11 +48,9 @@ class RulesPage:
 
 def rules_text(game: Game) -> str | None:
     """The markdown of ``game``'s rules page, from its package; None if it ships none."""
-    package = sys.modules[type(game).__module__].__package__
-    if not package:
-        return None
+    path = rules_file(game)
     try:
-        return (resources.files(package) / RULES_FILE).read_text(encoding="utf-8")
+        return None if path is None else path.read_text(encoding="utf-8")
     except (FileNotFoundError, NotADirectoryError):
         return None
 

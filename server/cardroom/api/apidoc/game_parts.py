@@ -91,8 +91,10 @@ def game_components(game: Game) -> dict[str, Schema]:
     """Every component of one game."""
     name = prefix(game)
     out: dict[str, Schema] = {}
-    for part in ("Card", "Public", "You", "Result"):
-        out[name + part] = relocated(game.shapes[part], name)
+    # Card, Public, You, Result, and any other shape they refer to (kit/shapes.py).
+    for part, schema in game.shapes.items():
+        if part != "Events":
+            out[name + part] = relocated(schema, name)
     out[name + "Options"] = options_schema(game, shown=True)
     out[name + "OptionsRequest"] = options_schema(game, shown=False)
 

@@ -109,7 +109,8 @@ PROBLEM_DOCS = {
     426: "A plain request of a WebSocket's address (problem `upgrade-required`).",
     429: "Too many creates or joins from your address (problem `rate-limited`).",
     503: "The game store is unavailable (problem `storage-unavailable`), or the game's type"
-    " is not installed on this server (problem `game-type-unavailable`).",
+    " is not installed on this server (problem `game-type-unavailable`) or plays other rules"
+    " than the game was recorded under (problem `game-rules-changed`).",
 }
 _PROBLEM_HEADERS = {
     401: ["WWW-Authenticate"],

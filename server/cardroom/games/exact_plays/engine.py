@@ -165,7 +165,6 @@ class ExactPlays(Game):
     )
     min_players = 2
     max_players = 4
-    rules_url = "/rules/exact-plays"
     moves = MOVES
     form_rule = "EP-18"
     shapes = out_shapes.SHAPES

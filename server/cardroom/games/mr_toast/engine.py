@@ -161,7 +161,6 @@ class MrToast(Game):
     )
     min_players = 2
     max_players = 6
-    rules_url = "/rules/mr-toast"
     form_rule = "MT-16"
     shapes = SHAPES
     card_id_pattern = r"c(0|[1-9][0-9]{0,5})"
