@@ -1,5 +1,7 @@
 # cardroom API server: gunicorn on :8000 (behind the reverse proxy: docs/operations.md),
 # /metrics on :9464 (for Prometheus; never publish it); REDIS_URL selects the Redis.
+# It serves cardroom's own games. For more, derive an image that pip installs each game
+# package (docs/writing-a-game.md, "A Docker image with your game"; docs/operations.md).
 FROM python:3.12-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -23,7 +23,7 @@ from cardroom.store.embedded import EmbeddedRedis, free_port
 from cardroom.store.embedded_cluster import EmbeddedCluster
 
 from gunicorns import start_gunicorn, stop_gunicorn
-from plugin_venv import PluginVenv, make_plugin_venv
+from plugin_venv import EXAMPLES, PluginVenv, make_plugin_venv
 
 ROOT = Path(__file__).resolve().parent.parent
 # Test files and folders (relative to the repository) whose tests run on both backends.
@@ -130,3 +130,15 @@ def plugin_venv(tmp_path_factory: pytest.TempPathFactory) -> PluginVenv:
     """The one throwaway virtual environment the plug-in tests share (tests/plugin_venv.py):
     cardroom installed as a user installs it; a game installed there stays out of ours."""
     return make_plugin_venv(tmp_path_factory.mktemp("plugin-venv") / "venv")
+
+
+@pytest.fixture(scope="session")
+def example_game_server(
+    plugin_venv: PluginVenv, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """`cardroom serve` from the plug-in venv with the example game installed there as a user
+    installs it (``pip install ./examples/crazy-eights``): its base URL."""
+    if not plugin_venv.installed("cardroom-crazy-eights"):
+        plugin_venv.pip_install(EXAMPLES / "crazy-eights")
+    with plugin_venv.serve(tmp_path_factory.mktemp("example-game-data"), free_port()) as base:
+        yield base

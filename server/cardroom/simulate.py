@@ -28,6 +28,7 @@ from typing import Any, TextIO
 from cardroom.bots import Policy, choose, next_bot_seat
 from cardroom.kit.base import Game, InvalidOptions, RuleError
 from cardroom.registry import get_game, get_policy, policy_names, registry
+from cardroom.registry import policies as game_policies
 
 # z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -68,10 +69,17 @@ class _Tally:
 # --- configuration ---------------------------------------------------------------------------
 
 
+def default_policies(game_type: str) -> list[str]:
+    """The game's own first policy against ``random`` (``random`` against itself for a game
+    that declares none)."""
+    own = [name for name in game_policies(game_type) if name != "random"]
+    return [own[0] if own else "random", "random"]
+
+
 def make_config(
     game_type: str,
     players: int | None = None,
-    policies: str | Sequence[str] = "greedy,random",
+    policies: str | Sequence[str] | None = None,
     games: int = 1000,
     seed: int = 0,
     options: str | dict[str, Any] | None = None,
@@ -88,6 +96,8 @@ def make_config(
             f"{game_type} is played by {game.min_players} to {game.max_players} players "
             f"(got --players {players})"
         )
+    if policies is None:
+        policies = default_policies(game_type)
     names = policies.split(",") if isinstance(policies, str) else list(policies)
     names = [name.strip() for name in names]
     if not names or any(not name for name in names):
@@ -299,8 +309,9 @@ def format_table(figures: dict[str, Any]) -> str:
     if figures["options"]:
         lines.append(f"options: {json.dumps(figures['options'], sort_keys=True)}")
     lines.append("")
+    width = max(10, *(len(name) for name in figures["by_policy"]))
     header = (
-        f"{'policy':<10} {'seats':>7} {'wins':>7} {'win rate':>9} {'95% CI':>17} "
+        f"{'policy':<{width}} {'seats':>7} {'wins':>7} {'win rate':>9} {'95% CI':>17} "
         f"{'win share':>10} {'share %':>8} {'fair':>6} {'mean score':>11}"
     )
     lines += [header, "-" * len(header)]
@@ -313,7 +324,7 @@ def format_table(figures: dict[str, Any]) -> str:
         else:
             ci = rate = share_rate = mean_score = "-"
         lines.append(
-            f"{name:<10} {row['seats']:>7} {row['wins']:>7} {rate:>9} {ci:>17} "
+            f"{name:<{width}} {row['seats']:>7} {row['wins']:>7} {rate:>9} {ci:>17} "
             f"{row['win_share']:>10.1f} {share_rate:>8} {_pct(row['fair_share']):>6} "
             f"{mean_score:>11}"
         )

@@ -134,7 +134,7 @@ class Move:
     - ``handler``: the name of the engine's method that applies it, called as
       ``handler(state, seat, args, events, now)`` with the fields already read (``Field.read``).
     - ``lists_all``: whether ``legal_actions`` lists every accepted form. False where the
-      rules accept more than is listed (Mr Toast lists minimal ``clear_red`` combinations).
+      rules accept more than is listed (a game may list only the minimal combinations of cards).
     """
 
     type: str

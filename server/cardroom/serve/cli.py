@@ -166,9 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--policies",
-        default="greedy,random",
+        default=None,
         help="the bot policies, comma-separated: cycled over the seats and rotated between"
-        " games (default: %(default)s)",
+        " games (default: the game's own first policy, and random)",
     )
     sim.add_argument(
         "--games", type=int, default=1000, help="how many games to play (default: %(default)s)"

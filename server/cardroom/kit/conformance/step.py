@@ -25,6 +25,7 @@ def check_refused(
     game: Game, state: State, seat: Any, action: Any, error: type, now: float
 ) -> RuleError:
     before = json.dumps(state, sort_keys=True)
+    phase = game.phase(state)  # as it was: an action wrongly accepted may change it
     try:
         game.apply(state, seat, action, now)
     except error as caught:
@@ -42,7 +43,7 @@ def check_refused(
         ) from caught
     raise ConformanceError(
         "action accepted that is not legal",
-        f"{action!r} by seat {seat!r} in phase {game.phase(state)!r} was accepted, but it"
+        f"{action!r} by seat {seat!r} in phase {phase!r} was accepted, but it"
         " is not among that seat's legal actions",
     )
 
