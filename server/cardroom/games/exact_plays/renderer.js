@@ -572,6 +572,10 @@ export function resultReason(result, ctx = lastCtx) {
 
 // --- the replay: the public table followed through the events ----------------------------
 
+// Events the replay leaves out because the line before already says who starts (describe
+// gives no words for some of them).
+export const saidElsewhere = ["start_player"];
+
 /** The table before the first event: round 1, nobody has declared, no tokens, an empty field. */
 export function replayStart(replay) {
   const zeros = () => new Array(replay.players).fill(0);
@@ -671,3 +675,32 @@ export function replayTable(table, ctx) {
     ),
   ];
 }
+
+// --- the lobby ---------------------------------------------------------------------------
+
+// The ruling that describes the turn clock's options (EP-19), cited beside them in the lobby.
+export const clockRule = "EP-19";
+
+// A player's words for each option (the API's descriptions are written for programmers), read
+// by the lobby (docs/web.md, "Renderers"): label and help say what the option changes; rule is
+// the ruling it belongs to; choices names each value; empty says what an empty number means;
+// unit follows a number; seats: the value is a seat; example shows a value written as JSON.
+// An option with no help here goes under "Advanced", with the API's description.
+export const optionTexts = {
+  tiebreak: {
+    label: "Tie for start player",
+    rule: "EP-4",
+    help: "When several players declare the most tokens, this decides which of them starts.",
+    choices: { rps: "Rock-paper-scissors", random: "Drawn at random" },
+  },
+  turn_limit: {
+    label: "Turn limit",
+    rule: "EP-16",
+    help:
+      "A house rule so that no game goes on for ever: after this many turns in the whole " +
+      "game (plays, passes and draws, automatic ones too) the round under way is scored and " +
+      "the game ends.",
+    unit: "turns",
+  },
+  decks: { label: "Stacked decks, one per round" },
+};

@@ -187,6 +187,18 @@ export function whoStarts(view) {
   return (((pub.current_seat - (pub.turn - 1)) % players) + players) % players;
 }
 
+/** The game's own timed rule: a No Way window with a reaction deadline (MT-13). The table
+ * counts down to it (ruleCountdown), unlike a seat's turn clock. */
+export function ruleDeadline(view) {
+  return view.public?.pending?.deadline ?? null;
+}
+
+/** The countdown to the No Way window's close: `seconds` left, or 0 once it is due. */
+export function ruleCountdown(seconds) {
+  if (seconds > 0) return `The No Way window closes in ${seconds} s: not answering by then counts as no No Way.`;
+  return "The No Way window is closing…";
+}
+
 /** The word for a seat the game awaits: in a No Way window the seats answer. */
 export function awaitedWord(view, seat, ctx) {
   if (view.public?.phase === "reaction") return "to answer";
@@ -551,3 +563,67 @@ const REASONS = {
 export function resultReason(result) {
   return REASONS[result.reason] || result.reason || "";
 }
+
+// --- the replay --------------------------------------------------------------------------
+
+/** The deal in words, when one seat holds one card more than the others: the first player's
+ * turn has begun, and its draw is made (MT-5). Null otherwise: the replay counts the cards. */
+export function replayDeal(replay, ctx) {
+  const sizes = replay.deal.hands.map((hand) => hand.length);
+  const fewest = Math.min(...sizes);
+  const more = sizes.map((size, seat) => (size > fewest ? seat : null)).filter((seat) => seat !== null);
+  if (more.length !== 1 || sizes[more[0]] !== fewest + 1) return null;
+  return `Everyone is dealt ${plural(fewest, "card")}. ${ctx.name(more[0])} plays first and holds one more: the first card of a turn is drawn as the turn begins.`;
+}
+
+// --- the lobby ---------------------------------------------------------------------------
+
+// The ruling that describes the turn clock's options (MT-17), cited beside them in the lobby.
+export const clockRule = "MT-17";
+
+// A player's words for each option (the API's descriptions are written for programmers), read
+// by the lobby (docs/web.md, "Renderers"): label and help say what the option changes; rule is
+// the ruling it belongs to; choices names each value; empty says what an empty number means;
+// unit follows a number; seats: the value is a seat; example shows a value written as JSON.
+// An option with no help here goes under "Advanced", with the API's description.
+export const optionTexts = {
+  mode: {
+    label: "How to win",
+    rule: "MT-10",
+    help:
+      "With “Exactly 15”, the usual rule, a score that would take you past 15 Fun points is " +
+      "not allowed. With “15 or more”, the first to reach 15 wins, however far past it.",
+    choices: { exact: "Exactly 15 Fun points", irresponsible: "15 Fun points or more" },
+  },
+  turn_limit: {
+    label: "Turn limit",
+    rule: "MT-11",
+    help:
+      "A house rule so that no game goes on for ever: after this many turns (skipped turns " +
+      "count too) the game ends, and whoever has the most Fun points wins.",
+    unit: "turns",
+  },
+  first_seat: {
+    label: "Who plays first",
+    rule: "MT-4",
+    help: "Then play goes round the table in seat order.",
+    none: "Drawn at random",
+    seats: true,
+  },
+  reaction_deadline: {
+    label: "Time to answer a No Way (seconds)",
+    rule: "MT-13",
+    help:
+      "When someone plays a blue card, the others may cancel it with a No Way card. This is " +
+      "how long they have to answer; whoever has not answered by then lets the card through.",
+    empty: "no time limit, the game waits until everyone has answered",
+    placeholder: "No limit",
+  },
+  auto_allow: {
+    label: "Don't wait for players who hold no No Way card",
+    rule: "MT-14",
+    help: "Faster, above all with bots, but everyone can then tell who holds no No Way card.",
+  },
+  deck: { label: "Stacked deck", example: '["G3", "R2", …]' },
+  composition: { label: "Cards in the deck" },
+};

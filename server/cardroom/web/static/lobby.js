@@ -3,6 +3,8 @@
 
 import { CardroomClient, Problem } from "./client.js";
 import { dealNotice, fill, h, plural } from "./dom.js";
+import * as generic from "./games/generic.js";
+import { loadGameModule } from "./games/index.js";
 import { savedName, savedSeats, saveName, saveSeat } from "./seats.js";
 
 const api = new CardroomClient();
@@ -30,9 +32,8 @@ function botChoice(policy) {
   return BOT_WORDS[policy] ? `${botName(policy)} (${BOT_WORDS[policy]})` : botName(policy);
 }
 
-// The turn clock's options, which every game has (games/clock.py), and the ruling that
-// describes them in each game's rules.
-const CLOCK_RULE = { "mr-toast": "MT-17", "exact-plays": "EP-19" };
+// The turn clock's options, which every game has (kit/clock.py); the ruling that describes
+// them is the game module's `clockRule` (a small reference beside the "Turn clock" words).
 const CLOCK_WORDS = {
   turn_seconds: {
     label: "Seconds per move",
@@ -64,78 +65,23 @@ const CLOCK_WORDS = {
   },
 };
 
-// A player's words for each option of each game (the API's descriptions are written for
-// programmers). label and help say what the option changes; rule is the ruling it belongs to,
-// shown as a small reference; choices names each value; empty says what an empty number
-// means; unit follows a number; seats: the value is a seat, chosen among the game's seats.
-// An option with no words here goes under "Advanced", with the API's description.
-const OPTION_WORDS = {
-  "mr-toast": {
-    mode: {
-      label: "How to win",
-      rule: "MT-10",
-      help:
-        "With “Exactly 15”, the usual rule, a score that would take you past 15 Fun points is " +
-        "not allowed. With “15 or more”, the first to reach 15 wins, however far past it.",
-      choices: { exact: "Exactly 15 Fun points", irresponsible: "15 Fun points or more" },
-    },
-    turn_limit: {
-      label: "Turn limit",
-      rule: "MT-11",
-      help:
-        "A house rule so that no game goes on for ever: after this many turns (skipped turns " +
-        "count too) the game ends, and whoever has the most Fun points wins.",
-      unit: "turns",
-    },
-    first_seat: {
-      label: "Who plays first",
-      rule: "MT-4",
-      help: "Then play goes round the table in seat order.",
-      none: "Drawn at random",
-      seats: true,
-    },
-    reaction_deadline: {
-      label: "Time to answer a No Way (seconds)",
-      rule: "MT-13",
-      help:
-        "When someone plays a blue card, the others may cancel it with a No Way card. This is " +
-        "how long they have to answer; whoever has not answered by then lets the card through.",
-      empty: "no time limit, the game waits until everyone has answered",
-      placeholder: "No limit",
-    },
-    auto_allow: {
-      label: "Don't wait for players who hold no No Way card",
-      rule: "MT-14",
-      help: "Faster, above all with bots, but everyone can then tell who holds no No Way card.",
-    },
-    deck: { label: "Stacked deck" },
-    composition: { label: "Cards in the deck" },
-  },
-  "exact-plays": {
-    tiebreak: {
-      label: "Tie for start player",
-      rule: "EP-4",
-      help: "When several players declare the most tokens, this decides which of them starts.",
-      choices: { rps: "Rock-paper-scissors", random: "Drawn at random" },
-    },
-    turn_limit: {
-      label: "Turn limit",
-      rule: "EP-16",
-      help:
-        "A house rule so that no game goes on for ever: after this many turns in the whole " +
-        "game (plays, passes and draws, automatic ones too) the round under way is scored and " +
-        "the game ends.",
-      unit: "turns",
-    },
-    decks: { label: "Stacked decks, one per round" },
-  },
-};
+// A player's words for each option come from the game's module (docs/web.md, "Renderers"):
+// its `optionTexts`, by option name: label and help say what the option changes; rule is the
+// ruling it belongs to, shown as a small reference; choices names each value; empty says what
+// an empty number means; unit follows a number; seats: the value is a seat, chosen among the
+// game's seats. In a game with its own words, an option with none goes under "Advanced", with
+// the API's description; a game without (the generic module) is described in its own words
+// from GET /v1/game-types (`optionWords`).
+const modules = {}; // game type -> the module that draws it, loaded once
 
 function wordsFor(gameType, option) {
-  const own = OPTION_WORDS[gameType]?.[option.name];
+  const module = modules[gameType] || generic;
+  const own = module.optionTexts?.[option.name];
   if (own) return own;
   // The clock's ruling is cited once, beside the words that open the "Turn clock" group.
-  return CLOCK_WORDS[option.name] || null;
+  if (CLOCK_WORDS[option.name]) return CLOCK_WORDS[option.name];
+  if (module.optionTexts) return null;
+  return (module.optionWords || generic.optionWords)(option);
 }
 
 /** Options a person chooses, in words; the others only a developer needs (JSON, seeds). */
@@ -203,7 +149,8 @@ function currentName() {
 // --- options ------------------------------------------------------------------------------
 
 function seatOptions(select, words, option, players) {
-  const chosen = select.value;
+  // The choice kept when the players change; at first, the option's default.
+  const chosen = select.options.length ? select.value : JSON.stringify(option.default ?? null);
   const highest = Math.min(players - 1, option.maximum ?? players - 1);
   const values = [null];
   for (let seat = 0; seat <= highest; seat += 1) values.push(seat);
@@ -316,7 +263,7 @@ function readOptions(form, gameType) {
         try {
           value = JSON.parse(text);
         } catch {
-          const example = option.name === "deck" ? '["G3", "R2", …]' : "[…]";
+          const example = wordsFor(gameType.game_type, option)?.example || "[…]";
           throw new Error(`“${optionLabel(gameType, option)}” (under Advanced) must be JSON, for example ${example}.`);
         }
       }
@@ -330,7 +277,9 @@ function readOptions(form, gameType) {
 
 function seatRows(container, gameType, players) {
   const choices = [...SEAT_CHOICES, ...gameType.bot_policies.map((policy) => [`bot:${policy}`, botChoice(policy)])];
-  const defaultBot = gameType.bot_policies.includes("greedy") ? "bot:greedy" : `bot:${gameType.bot_policies[0]}`;
+  // The game's own first policy (a plug-in's, "greedy" for ours), else "random".
+  const ownBot = gameType.bot_policies.find((policy) => policy !== "random") || gameType.bot_policies[0];
+  const defaultBot = `bot:${ownBot}`;
   const previous = [...container.querySelectorAll("select")].map((select) => select.value);
   fill(
     container,
@@ -388,7 +337,7 @@ function gameTypeForm(gameType) {
       if (select) seatOptions(select, wordsFor(gameType.game_type, option), option, Number(players.value));
     }
   });
-  const clockRule = CLOCK_RULE[gameType.game_type];
+  const clockRule = modules[gameType.game_type]?.clockRule || null;
   const status = h("p", { class: "form-status", role: "status" });
   const rulesLink = gameType.rules_url
     ? h(
@@ -608,6 +557,11 @@ async function start() {
   const box = document.getElementById("game-types");
   try {
     const types = await api.gameTypes();
+    await Promise.all(
+      types.map(async (type) => {
+        modules[type.game_type] = await loadGameModule(type.game_type, { prepare: false });
+      }),
+    );
     titles = Object.fromEntries(types.map((type) => [type.game_type, type.title || type.game_type]));
     fill(box, types.map(gameTypeForm));
   } catch (error) {

@@ -2,7 +2,8 @@
 // every hand face up. Each step lists only the hands and scores it changed; the table at step
 // n is the deal with the steps up to n applied (as the SDK's Replay does). A game module may
 // also follow its public table through the events (replayStart, replayEvent, replayTable:
-// Exact Plays shows the round, the field, the tokens and the declarations).
+// Exact Plays shows the round, the field, the tokens and the declarations), say the deal its
+// own way (replayDeal) and name the events its words leave out (saidElsewhere).
 
 import { CardroomClient, Problem } from "./client.js";
 import { fill, h, listing, plural } from "./dom.js";
@@ -21,6 +22,9 @@ const ctx = {
   me: null,
   get view() {
     return null;
+  },
+  get players() {
+    return state.replay?.players ?? null;
   },
   name(seat) {
     return seat === null || seat === undefined ? "nobody" : seatName(seat);
@@ -62,14 +66,11 @@ function describe(event) {
       }
       if (text) return text;
       if (event.type === "turn_ended" && event.seat !== undefined) return `End of ${seatName(event.seat)}'s turn.`;
-      if (SAID_ELSEWHERE.has(event.type)) return null;
+      if (state.game.saidElsewhere?.includes(event.type)) return null;
       return event.seat === undefined ? `${words(event.type)}.` : `${words(event.type)} (${seatName(event.seat)}).`;
     }
   }
 }
-
-// Events a game's words leave out because the line before already says it.
-const SAID_ELSEWHERE = new Set(["start_player"]);
 
 /** A name from the API ("end_turn") as words ("End turn"). */
 function words(name) {
@@ -114,17 +115,23 @@ function tables(replay) {
   return built;
 }
 
-/** Step 0 in words: how many cards each seat holds, and why one holds more (Mr Toast: the
- * first player's turn has begun, and its draw is made, MT-5). */
+/** Step 0 in words: how many cards each seat holds; the game's module may say it its own way
+ * (`replayDeal`: why one seat holds more, say). */
 function dealWords(replay) {
+  const own = state.game.replayDeal ? state.game.replayDeal(replay, ctx) : null;
+  if (own) return own;
   const sizes = replay.deal.hands.map((hand) => hand.length);
-  const counts = listing(sizes.map((size, seat) => `${seatName(seat)} ${plural(size, "card")}`));
-  const fewest = Math.min(...sizes);
-  const more = sizes.map((size, seat) => (size > fewest ? seat : null)).filter((seat) => seat !== null);
-  if (replay.game_type === "mr-toast" && more.length === 1 && sizes[more[0]] === fewest + 1) {
-    return `Everyone is dealt ${plural(fewest, "card")}. ${seatName(more[0])} plays first and holds one more: the first card of a turn is drawn as the turn begins.`;
+  return `The cards are dealt: ${listing(sizes.map((size, seat) => `${seatName(seat)} ${plural(size, "card")}`))}.`;
+}
+
+/** The game's title as GET /v1/game-types gives it (for a module that has none), else its type. */
+async function gameTitle(gameType) {
+  try {
+    const types = await api.gameTypes();
+    return types.find((type) => type.game_type === gameType)?.title || gameType;
+  } catch {
+    return gameType;
   }
-  return `The cards are dealt: ${counts}.`;
 }
 
 function go(position) {
@@ -222,7 +229,7 @@ async function start() {
     state.replay = replay;
     state.game = await loadGameModule(replay.game_type);
     state.tables = tables(replay);
-    const title = state.game.title || replay.game_type;
+    const title = state.game.title || (await gameTitle(replay.game_type));
     document.title = `Replay · ${title} · cardroom`;
     $("game-title").textContent = title;
     $("replay-heading").textContent = `Replay of this ${title} game`;

@@ -149,6 +149,11 @@ function gameTypeInfo(gameType) {
   return (state.gameTypes || []).find((entry) => entry.game_type === gameType) || null;
 }
 
+/** The game's title: its module's, else the game type's (GET /v1/game-types), else its type. */
+function gameTitle(gameType) {
+  return state.game.title || gameTypeInfo(gameType)?.title || gameType;
+}
+
 /** The summary once the game is over (seed and secret options shown), and which options
  * were secret (from the game type). */
 async function loadReveal() {
@@ -187,7 +192,7 @@ function renderRulesLink(gameType) {
   }
   const anchor = $("rules-link");
   anchor.href = url;
-  const name = state.game.title || gameTypeInfo(gameType)?.title || "this game";
+  const name = gameTitle(gameType) || "this game";
   anchor.textContent = `How to play ${name}`;
   row.hidden = false;
 }
@@ -416,7 +421,7 @@ function renderJoin() {
       }
     }
   });
-  const title = state.game.title || state.summary.game_type;
+  const title = gameTitle(state.summary.game_type);
   fill(
     section,
     h("h2", { id: "join-heading" }, `Take a seat at this ${title} game`),
@@ -882,10 +887,17 @@ function renderCountdown(view) {
     return;
   }
   let nudged = false;
-  // The deadline is a timed No Way window's, or a seat's turn clock (MT-17, EP-19).
-  const windowDeadline = view.public?.pending?.deadline;
+  // The deadline is the game's own timed rule's (its module's `ruleDeadline`: a timed No Way
+  // window), or a seat's turn clock (kit/clock.py).
+  const ruleDeadline = state.game.ruleDeadline ? state.game.ruleDeadline(view) : null;
   const clocked = view.clock?.seats?.find((seat) => seat.deadline === view.deadline);
-  const byClock = clocked && windowDeadline !== view.deadline;
+  const byClock = clocked && ruleDeadline !== view.deadline;
+  const ruleWords = (seconds) =>
+    state.game.ruleCountdown
+      ? state.game.ruleCountdown(seconds)
+      : seconds > 0
+        ? `Time to answer: ${seconds} s left.`
+        : "Time is up…";
   const tick = () => {
     const left = view.deadline - api.serverNow();
     if (left > 0 && byClock) {
@@ -893,9 +905,9 @@ function renderCountdown(view) {
       const who = you ? "Your time" : `${seatName(clocked.seat)}'s time`;
       box.textContent = `${who}: ${Math.ceil(left)} s left, then the server moves for ${you ? "you" : "them"}.`;
     } else if (left > 0) {
-      box.textContent = `The No Way window closes in ${Math.ceil(left)} s: not answering by then counts as no No Way.`;
+      box.textContent = ruleWords(Math.ceil(left));
     } else {
-      box.textContent = byClock ? "Time is up…" : "The No Way window is closing…";
+      box.textContent = byClock ? "Time is up…" : ruleWords(0);
       if (!nudged && left < -2) {
         nudged = true; // the long-poll normally brings the close; if not, ask for the view
         refreshView();
@@ -917,10 +929,10 @@ function render() {
   const view = state.view;
   if (!view) return;
   const focused = document.activeElement?.dataset?.focusKey;
-  document.title = `${state.game.title || view.game_type} · cardroom`;
-  $("game-title").textContent = state.game.title || view.game_type;
+  document.title = `${gameTitle(view.game_type)} · cardroom`;
+  $("game-title").textContent = gameTitle(view.game_type);
   const role = watching || !state.seat ? "Watching" : `${state.seat.name}, seat ${state.seat.seat + 1}`;
-  $("table-heading").textContent = `${state.game.title || view.game_type}: ${role}`;
+  $("table-heading").textContent = `${gameTitle(view.game_type)}: ${role}`;
   // A spectator has no move: the first link skips to the table.
   if (state.seat && view.status === "active") setSkipLink("#actions", "Skip to your move");
   else setSkipLink("#centre", "Skip to the table");
