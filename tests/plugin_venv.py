@@ -18,6 +18,7 @@ import venv
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from gunicorns import wait_healthy
 
@@ -70,29 +71,41 @@ class PluginVenv:
         probe = f"import importlib.metadata as m; m.distribution({distribution!r})"
         return subprocess.run([self.python, "-c", probe], capture_output=True).returncode == 0
 
-    @contextlib.contextmanager
-    def serve(self, data_dir: Path, port: int) -> Iterator[str]:
+    def serve(
+        self, data_dir: Path, port: int, *, path: Path | None = None, log: IO[bytes] | None = None
+    ) -> contextlib.AbstractContextManager[str]:
         """``cardroom serve`` from this venv, on its embedded Redis in ``data_dir``: the
-        base URL while it runs."""
-        process = subprocess.Popen(
-            [self.bin / "cardroom", "serve", "--port", str(port), "--data-dir", str(data_dir)],
-            env=self.env(CARDROOM_LOG_LEVEL="warning", CARDROOM_WORKERS="2"),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            wait_healthy(base, process, timeout=60)
-            yield base
-        finally:
-            process.send_signal(signal.SIGTERM)  # a clean stop: gunicorn, then its Redis
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=20)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        base URL while it runs. ``path`` is put before the venv's packages (PYTHONPATH: a
+        folder of packages as if installed, taking precedence); ``log`` gets its output."""
+        env = self.env(**({"PYTHONPATH": str(path)} if path else {}))
+        return serve([str(self.bin / "cardroom")], env, data_dir, port, log)
+
+
+@contextlib.contextmanager
+def serve(
+    cardroom: list[str], env: dict[str, str], data_dir: Path, port: int, log: IO[bytes] | None
+) -> Iterator[str]:
+    """``cardroom serve`` (the command ``cardroom``) on port ``port`` and its embedded Redis
+    in ``data_dir``, until the block ends: its base URL."""
+    process = subprocess.Popen(
+        [*cardroom, "serve", "--port", str(port), "--data-dir", str(data_dir)],
+        env={**env, "CARDROOM_LOG_LEVEL": "warning", "CARDROOM_WORKERS": "2"},
+        stdin=subprocess.DEVNULL,
+        stdout=log or subprocess.DEVNULL,
+        stderr=log or subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base, process, timeout=60)
+        yield base
+    finally:
+        process.send_signal(signal.SIGTERM)  # a clean stop: gunicorn, then its Redis
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=20)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
 
 
 def make_plugin_venv(root: Path) -> PluginVenv:
