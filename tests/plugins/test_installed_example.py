@@ -207,3 +207,32 @@ def test_sdk_seats_play_it_to_the_end_against_the_game_s_own_bot(
     assert not worker.is_alive() and not errors, errors
     summary = client.game(game.id)
     assert summary.status == "finished"
+
+
+def test_its_turn_clock_times_a_seat_out_and_the_game_s_bot_plays_it_away(
+    example_game_server: str,
+) -> None:
+    """Clocks are the kit's (every game lists CLOCK_SPECS): a seat that never acts times out,
+    is marked away after one miss, and the game's own policy plays it to the end, with no
+    request (the server's progression loop)."""
+    base = example_game_server
+    options = {"turn_seconds": 1, "away_after": 1, "away_bot": "eights-last"}
+    created = requests.post(
+        f"{base}/v1/games",
+        json={
+            "game_type": GAME,
+            "players": 2,
+            "options": options,
+            "bots": [{"seat": 1, "policy": "random"}],
+        },
+        timeout=TIMEOUT,
+    ).json()
+    game_id = created["id"]
+    requests.post(f"{base}/v1/games/{game_id}/join", json={"name": "away"}, timeout=TIMEOUT)
+    ends = time.monotonic() + PLAY_SECONDS
+    while get(base, f"/v1/games/{game_id}")["status"] != "finished":
+        assert time.monotonic() < ends, "the clocked game did not finish by itself"
+        time.sleep(0.5)
+    events = get(base, f"/v1/games/{game_id}/events?after=0&limit=1000")["events"]
+    timed_out = [event for event in events if event["type"] == "timed_out"]
+    assert timed_out and timed_out[0]["seat"] == 0 and timed_out[0]["away"] is True

@@ -40,8 +40,8 @@ CLOCK_OPTION_DOCS: tuple[tuple[str, str, Any, str, dict[str, Any]], ...] = (
         "turn_seconds",
         "number",
         None,
-        "Turn clock: seconds each seat has for each wait (a turn, a declaration, a throw, "
-        "a No Way answer) before its bank is used. When a seat's time runs out the game "
+        "Turn clock: seconds each seat has for each wait (a turn, or any other answer the "
+        "game waits for) before its bank is used. When a seat's time runs out the game "
         "plays its default move for it (timed_out); the rules page lists them. null: no "
         "clock (unless bank_seconds is set).",
         {"minimum": 1, "maximum": 604800, "nullable": True},

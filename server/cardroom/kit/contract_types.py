@@ -1,4 +1,4 @@
-"""The types the engine contract (games/base.py) and the moves (games/moves.py) both need.
+"""The types the engine contract (kit/base.py) and the moves (kit/moves.py) both need.
 
 They live here so that the two import one way only: ``base`` imports ``moves`` (a game
 declares its moves, and ``Game.apply`` reads an action against them), and neither imports the
@@ -14,7 +14,7 @@ State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
 View = dict[str, Any]
-# An action's fields, as a move's fields read them (games/moves.py).
+# An action's fields, as a move's fields read them (kit/moves.py).
 Args = dict[str, Any]
 
 

@@ -76,7 +76,7 @@ def obj(required: dict[str, Schema], optional: dict[str, Schema] | None = None, 
     return schema
 
 
-# The turn clock's events (games/clock.py), in every game's Events.
+# The turn clock's events (kit/clock.py), in every game's Events.
 CLOCK_EVENTS: dict[str, Schema] = {
     "timed_out": obj(
         {
@@ -85,7 +85,7 @@ CLOCK_EVENTS: dict[str, Schema] = {
             "away": {**BOOL, "description": "Whether the seat is away now."},
         },
         description="A seat's turn clock ran out: its default move follows (the rules page "
-        "says which). Its secret details (a declaration, a throw) are in the next events.",
+        "says which), in the next events, with any secret detail only its seat sees.",
     ),
     "seat_back": obj(
         {"seat": SEAT}, description="An away seat's owner is back: the game waits for it again."

@@ -1,7 +1,7 @@
 """The typed parts of the API document, generated from the game declarations.
 
 - Components (``document.py``, each game's in ``game_parts.py``): each game's cards,
-  actions (one schema per action type, from games/moves.py: ``actions.py``), public view,
+  actions (one schema per action type, from kit/moves.py: ``actions.py``), public view,
   private part, result, options and events (games/*/shapes.py), and the unions the endpoints
   use: ``Action`` (any game's action, told apart by ``type``), ``View`` (told apart by
   ``game_type``), ``Event`` (any game's event: two games may share an event type, so this
