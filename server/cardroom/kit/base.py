@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -17,6 +18,7 @@ from cardroom.kit import clock as clockmod
 from cardroom.kit.contract_types import Action, Args, Event, State, View
 from cardroom.kit.errors import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RuleError
 from cardroom.kit.moves import Move, is_int
+from cardroom.kit.rng import Random
 
 __all__ = [
     "CLOCK_SPECS",
@@ -78,6 +80,9 @@ CLOCK_SPECS: tuple[OptionSpec, ...] = tuple(
     for name, kind, default, description, more in clockmod.CLOCK_OPTION_DOCS
 )
 
+
+# What a secret option that is set reads as, to every seat, until the game ends.
+STACKED = "stacked"
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "integer": (int,),
@@ -313,6 +318,38 @@ class Game(ABC):
     def private_view(self, state: State, seat: int | None) -> dict[str, Any] | None:
         """``seat``'s own part of its view (``"you"``); None for a spectator or a number
         that is not a seat of the game."""
+
+    def public_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` as every seat sees them while the game runs: a secret one that is set
+        (a stacked deck) reads ``"stacked"``."""
+        secret = {spec.name for spec in self.option_specs if spec.secret}
+        return {
+            name: (STACKED if name in secret and value is not None else value)
+            for name, value in options.items()
+        }
+
+    def sample_state(
+        self, view: View, seen: Sequence[Event], options: dict[str, Any], rng: Random
+    ) -> State:
+        """A full state drawn at random among those consistent with what the viewing seat
+        (``view["you"]["seat"]``) knows, for a search bot that sees only its seat.
+
+        ``view`` is that seat's view now; ``seen`` every event of the game so far as that seat
+        saw it, oldest first (``redact_event(event, seat)``; events may carry the server's
+        stamps and its own kinds); ``options`` the game's options as every seat sees them (a
+        secret one that is set reads ``"stacked"``). The state gives that seat exactly
+        ``view`` (its ``clock`` aside: search does not simulate time) and the same legal
+        actions; the cards out of its sight are the same ones, placed anew; it carries no
+        part of the real game's seed. Randomness only from ``rng``.
+
+        The default raises NotImplementedError: a game without a sampler has no search bot
+        (``samples``).
+        """
+        raise NotImplementedError(f"{self.title} offers no sampling of its hidden state")
+
+    def samples(self) -> bool:
+        """Whether this game offers ``sample_state`` (and so a search bot)."""
+        return type(self).sample_state is not Game.sample_state
 
     def result(self, state: State) -> dict[str, Any] | None:
         """``None`` while the game runs; then ``{"winners": [seats], "scores": [...], ...}``,

@@ -15,9 +15,6 @@ from cardroom.registry import get_game, serves
 from cardroom.store import GameRecord
 from cardroom.table.envelopes import VIEW
 
-# A secret option that is set (a stacked deck) shows as this until the game ends.
-STACKED = "stacked"
-
 
 def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> str:
     """The ETag of ``seat``'s view: it changes whenever the game is written."""
@@ -177,8 +174,4 @@ def public_options(game: Game, record: GameRecord) -> dict[str, Any]:
     """Options as everyone may see them: a stacked deck shows as "stacked" until the end."""
     if record.status == "finished":
         return record.options
-    secret = {spec.name for spec in game.option_specs if spec.secret}
-    return {
-        name: (STACKED if name in secret and value is not None else value)
-        for name, value in record.options.items()
-    }
+    return game.public_options(record.options)

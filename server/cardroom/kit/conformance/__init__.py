@@ -17,7 +17,10 @@ every step checks:
   the state unchanged;
 - no view, legal action list or event shows a seat (or a spectator) a card it may not see
   (``Game.hidden_cards``), and every view and event matches the game's declared shapes;
-- the state round-trips through JSON, and play goes on from the round-tripped state.
+- the state round-trips through JSON, and play goes on from the round-tripped state;
+- for a game that offers sampling (``Game.sample_state``, for search bots), at a tenth of the
+  steps and for every seat: a sampled state gives that seat exactly its view and legal
+  actions, hides the same cards, plays on, and depends only on its arguments.
 
 After each game: it ended within a bounded number of steps, with winners and scores; the
 same seed and actions give the same game. cardroom runs the same check on its own games

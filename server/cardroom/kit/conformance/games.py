@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from cardroom.kit.base import Game
 from cardroom.kit.conformance.draws import random_options
 from cardroom.kit.conformance.problems import ConformanceError, expect
+from cardroom.kit.conformance.sampling import check_sampling
 from cardroom.kit.conformance.shapes import Shapes
 from cardroom.kit.conformance.step import check_secrets, check_step, hidden_by_viewer
 from cardroom.kit.contract_types import Action, Event, State
@@ -18,6 +19,8 @@ from cardroom.kit.errors import InvalidOptions
 from cardroom.kit.plugin import GamePlugin, problems
 
 MAX_STEPS = 20_000
+# The share of steps at which a game that offers sampling has it checked (for every seat).
+SAMPLED_STEPS = 0.1
 START_MS = 1_764_433_845_000
 
 
@@ -131,6 +134,8 @@ def _play(
     table = make_table(game, players, options, seed)
     expect(table.state == first, "new_game is not deterministic", "a third deal differs")
     played = Played(players, options, seed)
+    # Its own generator: a game plays the same steps whether or not it offers sampling.
+    sampling = random.Random(f"{seed}:sampling") if game.samples() else None
     ms = START_MS
     played.events += table.start(ms)
     table.commit()
@@ -157,6 +162,8 @@ def _play(
             played.steps.append((seat, action, ms))
         played.events += new
         table.commit()
+        if sampling is not None and sampling.random() < SAMPLED_STEPS:
+            check_sampling(game, table.state, played.events, options, sampling)
     state = table.state
     result = game.result(state)
     expect(result is not None, "game does not end", f"no result after {max_steps} steps")
