@@ -23,11 +23,12 @@ from a global random generator; neither may an engine.
 from __future__ import annotations
 
 from cardroom.kit import rng, shapes
-from cardroom.kit.base import CLOCK_SPECS, Game, OptionSpec, redact_event
+from cardroom.kit.base import Game, redact_event
 from cardroom.kit.clock import new_clock
 from cardroom.kit.contract_types import Action, Args, Event, State, View
 from cardroom.kit.errors import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RuleError
 from cardroom.kit.moves import CardField, CardsField, ChoiceField, IntegerField, Move, SeatField
+from cardroom.kit.options import CLOCK_SPECS, OptionSpec
 from cardroom.kit.plugin import GamePlugin, Policy
 from cardroom.kit.rng import Random
 

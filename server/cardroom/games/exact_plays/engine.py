@@ -27,8 +27,10 @@ State (plain JSON; a card is its code)::
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
+from cardroom.games.exact_plays import sampling
 from cardroom.games.exact_plays import shapes as out_shapes
 from cardroom.games.exact_plays.cards import (
     ALL_CODES,
@@ -63,6 +65,7 @@ from cardroom.kit.base import (
 )
 from cardroom.kit.clock import new_clock
 from cardroom.kit.moves import CardsField, ChoiceField, IntegerField, Move
+from cardroom.kit.rng import Random
 
 HAND_SIZE = 8
 MAX_DECLARATION = 10
@@ -415,6 +418,14 @@ class ExactPlays(Game):
             if other != seat:
                 hidden.update(hand)
         return hidden
+
+    def sample_state(
+        self, view: View, seen: Sequence[Event], options: dict[str, Any], rng: Random
+    ) -> State:
+        """A full state consistent with what the viewing seat knows, for a search bot: the
+        cards out of its sight dealt anew, secret choices drawn from a prior, a fresh seed
+        (exact_plays/sampling.py says how)."""
+        return sampling.sample_state(view, seen, options, rng)
 
     def not_your_turn(self, state: State, seat: int) -> tuple[str, str | None]:
         if state["phase"] == "rps":

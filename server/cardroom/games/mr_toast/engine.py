@@ -28,9 +28,11 @@ from __future__ import annotations
 import copy
 import math
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from cardroom.games.mr_toast import cards as C
+from cardroom.games.mr_toast import sampling
 from cardroom.games.mr_toast.shapes import SHAPES
 from cardroom.kit import rng as rngmod
 from cardroom.kit.base import (
@@ -47,6 +49,7 @@ from cardroom.kit.base import (
 )
 from cardroom.kit.clock import new_clock
 from cardroom.kit.moves import CardField, CardsField, Move, SeatField
+from cardroom.kit.rng import Random
 
 HAND_SIZE = 5
 WIN_SCORE = 15
@@ -419,6 +422,14 @@ class MrToast(Game):
             if other != seat:
                 hidden.update(hand)
         return {C.card_id(number) for number in hidden}
+
+    def sample_state(
+        self, view: View, seen: Sequence[Event], options: dict[str, Any], rng: Random
+    ) -> State:
+        """A full state consistent with what the viewing seat knows, for a search bot: the
+        cards out of its sight dealt anew among the places and codes its knowledge allows,
+        a fresh seed (mr_toast/sampling.py says how)."""
+        return sampling.sample_state(view, seen, options, rng, hand_size=HAND_SIZE)
 
     def not_your_turn(self, state: State, seat: int) -> tuple[str, str | None]:
         if state["phase"] == "reaction":

@@ -1,0 +1,64 @@
+"""The kit's conformance check covers sampling (issue 29: "the conformance test covers
+sampling for every registered game"): on samplers broken on purpose it fails, naming the
+problem. Each broken sampler wraps Mr Toast's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardroom.games.mr_toast.engine import MrToast
+from cardroom.kit.conformance import ConformanceError, check_game
+
+
+class ShowsAnotherHand(MrToast):
+    """Deals the viewing seat's own hand anew: its view changes."""
+
+    def sample_state(self, view, seen, options, rng):  # type: ignore[no-untyped-def]
+        state = super().sample_state(view, seen, options, rng)
+        seat = view["you"]["seat"]
+        others = [s for s in range(state["players"]) if s != seat and state["hands"][s]]
+        if others and state["hands"][seat]:
+            mine, theirs = state["hands"][seat], state["hands"][others[0]]
+            mine[0], theirs[0] = theirs[0], mine[0]
+        return state
+
+
+class LosesACard(MrToast):
+    """Puts one draw-pile card there twice, so another is lost (the pile's size, all the
+    view shows of it, is kept): the cards out of sight are no longer the same."""
+
+    def sample_state(self, view, seen, options, rng):  # type: ignore[no-untyped-def]
+        state = super().sample_state(view, seen, options, rng)
+        if len(state["draw_pile"]) > 1:
+            state["draw_pile"][-1] = state["draw_pile"][0]
+        return state
+
+
+class ReadsTheClock(MrToast):
+    """Draws from something besides its rng (a counter kept between calls)."""
+
+    calls = 0
+
+    def sample_state(self, view, seen, options, rng):  # type: ignore[no-untyped-def]
+        state = super().sample_state(view, seen, options, rng)
+        ReadsTheClock.calls += 1
+        state["turn_marker_noise"] = ReadsTheClock.calls
+        return state
+
+
+@pytest.mark.parametrize(
+    ("broken", "problem"),
+    [
+        (ShowsAnotherHand, "sampled state shows another view"),
+        (LosesACard, "sampled state hides other cards"),
+        (ReadsTheClock, "sampling depends on more than its arguments"),
+    ],
+)
+def test_a_broken_sampler_fails_the_check_naming_the_problem(broken: type, problem: str) -> None:
+    with pytest.raises(ConformanceError) as failed:
+        check_game(broken(), games=6, players=[2, 3])
+    assert failed.value.problem == problem, failed.value
+
+
+def test_mr_toast_s_sampler_passes_it() -> None:
+    check_game(MrToast(), games=4, players=[2, 4])
