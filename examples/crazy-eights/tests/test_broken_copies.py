@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from cardroom.kit import Event, State, View, shapes
-from cardroom.kit.conformance import ConformanceError, check_game, play
+from cardroom.kit.conformance import ConformanceError, check_game
 
 from crazy_eights.cards import wire
 from crazy_eights.engine import MOVES, CrazyEights
@@ -100,9 +100,8 @@ def test_a_new_game_that_does_not_follow_the_seed_alone_fails():
 
 
 def test_a_game_that_never_ends_fails():
-    """``check_game`` allows 20,000 steps a game; the kit's ``play``, which it runs for each
-    game, takes a smaller bound, so that this test stays quick."""
+    """``check_game`` allows 20,000 steps a game by default; a smaller bound keeps this quick."""
     with pytest.raises(ConformanceError) as caught:
-        play(NeverEnds(), 3, seed=0, max_steps=300)
+        check_game(NeverEnds(), games=1, players=[3], max_steps=300)
     assert caught.value.problem == "game does not end"
     assert "no result after 300 steps" in str(caught.value)

@@ -231,10 +231,11 @@ def check_game(
     games: int = 20,
     seed: int = 0,
     players: Iterable[int] | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> None:
     """Check a game against the contract: its declarations, then ``games`` random games
-    (each player count in turn, seeds from ``seed``). Raises ConformanceError naming the
-    first problem found."""
+    (each player count in turn, seeds from ``seed``), each to end within ``max_steps``
+    steps. Raises ConformanceError naming the first problem found."""
     if isinstance(declared, GamePlugin):
         found = problems(declared, declared.game.game_type)
         expect(not found, "plug-in declaration refused", "; ".join(found))
@@ -247,4 +248,4 @@ def check_game(
     )
     shapes = Shapes(game)
     for number in range(games):
-        play(game, counts[number % len(counts)], seed + number, shapes=shapes)
+        play(game, counts[number % len(counts)], seed + number, shapes=shapes, max_steps=max_steps)
