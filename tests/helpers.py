@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardroom.kit.conformance.draws import card_ids  # the one card finder: re-exported
+
 
 def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
@@ -38,20 +40,6 @@ def view(client: Any, game_id: str, token: str | None = None) -> dict[str, Any]:
     response = client.get(f"/v1/games/{game_id}/view", headers=headers)
     assert response.status_code == 200, response.get_json()
     return response.get_json()
-
-
-def card_ids(value: Any) -> set[str]:
-    """Every card id in a JSON value (a card is an object with `id` and `code`)."""
-    found: set[str] = set()
-    if isinstance(value, dict):
-        if "id" in value and "code" in value:
-            found.add(str(value["id"]))
-        for item in value.values():
-            found |= card_ids(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= card_ids(item)
-    return found
 
 
 def play_random_game(

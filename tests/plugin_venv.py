@@ -100,12 +100,17 @@ def serve(
         wait_healthy(base, process, timeout=60)
         yield base
     finally:
-        process.send_signal(signal.SIGTERM)  # a clean stop: gunicorn, then its Redis
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=20)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a ``cardroom serve`` cleanly (gunicorn, then its Redis), or kill its group."""
+    process.send_signal(signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=20)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 def make_plugin_venv(root: Path) -> PluginVenv:

@@ -25,10 +25,8 @@ left it.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -41,7 +39,7 @@ from doc_blocks import DOCS_URL, ROOT, Block, code_blocks, marked
 from cardroom.store.embedded import free_port
 
 from gunicorns import wait_healthy
-from plugin_venv import PluginVenv
+from plugin_venv import PluginVenv, stop
 
 PAGE = ROOT / "docs" / "writing-a-game.md"
 PACKAGE = "cardroom-goofspiel"
@@ -142,12 +140,7 @@ def serving(folder: Path, env: dict[str, str]) -> Iterator[str]:
             pytest.fail(f"{SERVE}: {error}\n{(folder / 'serve.log').read_text()}")
         yield base
     finally:
-        process.send_signal(signal.SIGTERM)  # a clean stop: gunicorn, then its Redis
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=20)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        stop(process)
 
 
 def test_the_tutorial_goes_from_an_empty_folder_to_a_played_game(
