@@ -2,7 +2,7 @@
 
     python -m bench.search [--quick | --full] [--only cost,strength] [--games N]
         [--levels search,search-strong] [--game-types ...] [--players 2,4]
-        [--rollout greedy|random] [--iterations N] [--exploration C]
+        [--rollout greedy|random] [--actions N]
         [--processes N] [--out FILE]
 
 In-process, no HTTP and no Redis. For each game (every game type given), player count (2 and
@@ -26,9 +26,9 @@ same games.
 ``--quick`` (the default) plays 8 games per setting at level "search" and 2 at
 "search-strong" (about a minute on two cores): it proves the bench runs. ``--full`` plays
 100 and 20 (about 15 minutes of CPU, half that in wall time on two cores): 100 games give
-intervals of about ±10 points. ``--games`` sets the games per setting, ``--iterations`` and
-``--exploration`` override the levels' budget and UCB1's constant (for tuning). Games run
-in ``--processes`` worker processes (default: one per core); CPU time is measured inside
+intervals of about ±10 points. ``--games`` sets the games per setting, ``--actions``
+overrides the levels' budget (engine actions per decision, for tuning). Games run in
+``--processes`` worker processes (default: one per core); CPU time is measured inside
 each. The figures go to ``bench/results/search.json`` (``--out``), the tables to stdout.
 
 Figures (``--full``, 2-core Xeon, Python 3.11; 880 s of CPU in decisions, 489 s wall), win
@@ -90,8 +90,7 @@ class Job:
     level: str
     index: int
     rollout: str
-    exploration: float | None
-    iterations: int | None = None  # the level's own when None
+    actions: int | None = None  # the level's own when None
 
 
 def play(job: Job) -> dict[str, Any]:
@@ -101,8 +100,7 @@ def play(job: Job) -> dict[str, Any]:
     game = plugin.game
     greedy = plugin.policies["greedy"]
     rollout = greedy if job.rollout == "greedy" else None
-    iterations = job.iterations or LEVELS[job.level].iterations
-    extra = {} if job.exploration is None else {"exploration": job.exploration}
+    actions = job.actions or LEVELS[job.level].actions
     key = f"bench-search:{job.game_type}:{job.players}:{job.index}"
     seed = random.Random(key).randrange(2**53)
     options = game.validate_options(job.players, {})
@@ -127,9 +125,8 @@ def play(job: Job) -> dict[str, Any]:
                 seen,
                 public,
                 rng,
-                iterations=iterations,
+                actions=actions,
                 rollout=rollout,
-                **extra,
             )
             if len(legal) > 1:
                 decisions_ms.append((time.process_time() - started) * 1000)
@@ -144,7 +141,7 @@ def play(job: Job) -> dict[str, Any]:
         raise RuntimeError(f"{key}: no result after {MAX_ACTIONS} actions")
     return {
         "setting": [job.game_type, job.players, job.level],
-        "iterations": iterations,
+        "actions": actions,
         "searcher": searcher,
         "winners": result["winners"],
         "decisions_ms": decisions_ms,
@@ -178,7 +175,7 @@ def summarise(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "game_type": game_type,
                 "players": players,
                 "level": level,
-                "iterations": played["iterations"],
+                "actions": played["actions"],
                 "games": 0,
                 "wins": 0,
                 "share": 0.0,
@@ -209,11 +206,11 @@ def render(rows: list[dict[str, Any]], only: set[str]) -> str:
     if "cost" in only:
         out.append(
             table(
-                ["cost: CPU per decision", "iterations", "decisions", "median ms", "p99 ms"],
+                ["cost: CPU per decision", "actions", "decisions", "median ms", "p99 ms"],
                 [
                     [
                         f"{r['game_type']} {r['players']}p {r['level']}",
-                        str(r["iterations"]),
+                        str(r["actions"]),
                         str(r["decisions"]),
                         f"{r['median_ms']:.1f}" if r["median_ms"] is not None else "-",
                         f"{r['p99_ms']:.1f}" if r["p99_ms"] is not None else "-",
@@ -266,9 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         help="the simulations' policy: the game's greedy bot (default, as the levels are"
         " tuned) or decide's own default, random",
     )
-    parser.add_argument("--exploration", type=float, help="UCB1's constant (default: decide's)")
     parser.add_argument(
-        "--iterations", type=int, help="iterations per decision instead of the level's (tuning)"
+        "--actions", type=int, help="engine actions per decision instead of the level's (tuning)"
     )
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -282,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown level(s): {', '.join(unknown)}; known: {', '.join(LEVELS)}")
     counts = FULL_GAMES if args.full else QUICK_GAMES
     jobs = [
-        Job(game_type, players, level, index, args.rollout, args.exploration, args.iterations)
+        Job(game_type, players, level, index, args.rollout, args.actions)
         for level in levels
         for game_type in args.game_types.split(",")
         for players in map(int, args.players.split(","))
@@ -301,8 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         "mode": "full" if args.full else "quick",
         "settings": {
             "rollout": args.rollout,
-            "exploration": args.exploration,
-            "levels": {name: args.iterations or LEVELS[name].iterations for name in levels},
+            "levels": {name: args.actions or LEVELS[name].actions for name in levels},
             "processes": args.processes,
         },
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started)),

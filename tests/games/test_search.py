@@ -1,4 +1,5 @@
-"""The search bot (cardroom/bots/search.py): ISMCTS over states sampled from one seat's view.
+"""The search bot (cardroom/bots/search.py): Monte Carlo search over states sampled from one
+seat's view.
 
 Engine only, seeded. Its decisions are legal and replay from the generator's seed; it
 cannot cheat, shown on pairs of real positions that differ only in what the seat cannot see
@@ -27,7 +28,7 @@ from cardroom.kit import Game, GamePlugin, redact_event
 from cardroom.kit import rng as rngmod
 
 PLUGINS: dict[str, GamePlugin] = {"mr-toast": mr_toast, "exact-plays": exact_plays}
-ITERATIONS = 6  # enough to build a tree several levels deep, cheap enough for many positions
+ACTIONS = 300  # a few play-outs a candidate, cheap enough for many positions
 # Positions every so many steps: Mr Toast's games are short, and many of its positions offer
 # one action only (end the turn); Exact Plays' are longer and dearer to search.
 EVERY = {"mr-toast": 3, "exact-plays": 6}
@@ -61,7 +62,7 @@ class Played:
             self.seen(seat),
             game.public_options(self.options),
             random.Random(seed),
-            **{"iterations": ITERATIONS, **how},
+            **{"actions": ACTIONS, **how},
         )
 
 
@@ -126,25 +127,25 @@ def test_a_single_legal_action_is_returned_at_once_without_a_draw() -> None:
     before = rng.getstate()
     view = game.view(played.state, 2)
     options = game.public_options(played.options)
-    assert decide(game, view, only, [], options, rng, iterations=50) is only[0]
+    assert decide(game, view, only, [], options, rng, actions=50) is only[0]
     assert rng.getstate() == before
 
 
-def test_no_legal_action_or_no_iteration_is_refused() -> None:
+def test_no_legal_action_or_no_budget_is_refused() -> None:
     played = Played(exact_plays.game, 2, 0, {})
     game = exact_plays.game
     view = game.view(played.state, 0)
     options = game.public_options(played.options)
     legal = game.legal_actions(played.state, 0)
     with pytest.raises(ValueError, match="no legal action"):
-        decide(game, view, [], [], options, random.Random(0), iterations=5)
+        decide(game, view, [], [], options, random.Random(0), actions=5)
     with pytest.raises(ValueError, match="at least 1"):
-        decide(game, view, legal, [], options, random.Random(0), iterations=0)
+        decide(game, view, legal, [], options, random.Random(0), actions=0)
 
 
 def test_cards_of_one_code_are_one_move() -> None:
     """Mr Toast: two Green 1s in hand score the same; the search treats them as one move
-    (module docstring, "Nodes are keyed") and returns one of the caller's own actions."""
+    (module docstring, "Nodes of meaning") and returns one of the caller's own actions."""
     from mr_toast_helpers import Table
 
     t = Table([["G1", "G1", "G2", "R2", "NW"], ["G3"] * 5], ["G4"])
@@ -154,13 +155,13 @@ def test_cards_of_one_code_are_one_move() -> None:
     ]
     assert len({a["green"] for a in ones}) == 2
     options = t.game.public_options(t.options)
-    action = decide(t.game, t.view(0), legal, [], options, random.Random(1), iterations=40)
+    action = decide(t.game, t.view(0), legal, [], options, random.Random(1), actions=400)
     assert action in legal
     # choosing between the two Green 1s alone is no choice: every seed gives the first
     only = [a for a in ones if "purple" not in a]
     for seed in range(8):
         assert (
-            decide(t.game, t.view(0), only, [], options, random.Random(seed), iterations=3)
+            decide(t.game, t.view(0), only, [], options, random.Random(seed), actions=30)
             is (only[0])
         )
 
@@ -174,8 +175,8 @@ def test_values_a_win_a_shared_win_and_a_game_without_winners() -> None:
 def test_the_levels() -> None:
     assert set(LEVELS) >= {"search", "search-strong"}
     assert all(isinstance(level, Level) and level.name == name for name, level in LEVELS.items())
-    assert LEVELS["search-strong"].iterations >= 3 * LEVELS["search"].iterations
-    assert all(level.description and level.iterations >= 1 for level in LEVELS.values())
+    assert LEVELS["search-strong"].actions >= 3 * LEVELS["search"].actions
+    assert all(level.description and level.actions >= 1 for level in LEVELS.values())
 
 
 # --- 2. it cannot cheat ----------------------------------------------------------------------
@@ -266,7 +267,7 @@ def test_positions_that_differ_only_out_of_sight_give_the_same_decision(game_typ
                         seen,
                         options,
                         random.Random(decision_seed),
-                        iterations=ITERATIONS,
+                        actions=ACTIONS,
                         rollout=greedy,
                     )
                     other = decide(
@@ -276,7 +277,7 @@ def test_positions_that_differ_only_out_of_sight_give_the_same_decision(game_typ
                         seen,
                         options,
                         random.Random(decision_seed),
-                        iterations=ITERATIONS,
+                        actions=ACTIONS,
                         rollout=greedy,
                     )
                     assert real == other
@@ -289,7 +290,7 @@ def test_positions_that_differ_only_out_of_sight_give_the_same_decision(game_typ
                         seen,
                         options,
                         random.Random(0),
-                        iterations=ITERATIONS,
+                        actions=ACTIONS,
                     )
                     for truth in (played.state, twin)
                 ]
@@ -335,7 +336,7 @@ def test_twin_games_played_alike_give_the_same_decisions() -> None:
         if 0 in game.awaiting(a.state) and len(game.legal_actions(a.state, 0)) > 1:
             for decision_seed in range(3):
                 for rollout in (None, exact_plays.policies["greedy"]):
-                    how = {"rollout": rollout, "iterations": 12}
+                    how = {"rollout": rollout, "actions": 200}
                     assert a.decide(0, decision_seed, **how) == b.decide(0, decision_seed, **how)
                     checked += 1
         a.act(seat, action)
@@ -375,7 +376,7 @@ def play_out(plugin: GamePlugin, players: int, seed: int, searcher: int, **how: 
 def test_it_plays_whole_games_against_greedy_bots(game_type: str, players: int, seed: int) -> None:
     plugin = PLUGINS[game_type]
     result = play_out(
-        plugin, players, seed, seed % players, iterations=4, rollout=plugin.policies["greedy"]
+        plugin, players, seed, seed % players, actions=200, rollout=plugin.policies["greedy"]
     )
     assert result["winners"]
 
@@ -385,8 +386,8 @@ def test_it_plays_whole_games_against_greedy_bots(game_type: str, players: int, 
 
 def test_it_beats_random_play_at_a_low_budget() -> None:
     """Not a benchmark (that is bench/search.py): 20 two-player Exact Plays games against a
-    random player, seats alternated, 6 iterations guided by greedy rollouts (as the levels are
-    meant to be played). Random play would win about 10; the search wins most."""
+    random player, seats alternated, a budget of 300 actions with greedy play-outs (as the
+    levels are meant to be played). Random play would win about 10; the search wins most."""
     game = exact_plays.game
     wins = 0
     for index in range(20):

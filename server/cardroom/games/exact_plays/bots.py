@@ -23,6 +23,7 @@ _TOKEN_RISK = 1.5
 _AVERAGE_DRAW = 5.5
 
 
+@lru_cache(maxsize=256)
 def _parse(code: str) -> tuple[int, str]:
     return int(code[0]), code[1]
 
@@ -55,7 +56,7 @@ def min_plays(hand: tuple[str, ...]) -> int:
 
 
 def _key(hand: list[str]) -> tuple[str, ...]:
-    return tuple(sorted(hand, key=lambda c: (_parse(c)[0], c[1])))
+    return tuple(sorted(hand, key=_parse))
 
 
 def _expected_cost(size: int, plays_needed: int, points: float, play: int, wild: int) -> float:
@@ -76,7 +77,12 @@ def _expected_cost(size: int, plays_needed: int, points: float, play: int, wild:
 
 
 def _hand_cost(hand: list[str], play: int, wild: int) -> float:
-    key = _key(hand)
+    return _sorted_hand_cost(_key(hand), play, wild)
+
+
+# Search plays many games with this policy, and hands recur: a cache keeps it cheap.
+@lru_cache(maxsize=1 << 16)
+def _sorted_hand_cost(key: tuple[str, ...], play: int, wild: int) -> float:
     points = float(sum({_parse(c)[0] for c in key}))
     return _expected_cost(len(key), min_plays(key), points, play, wild)
 
