@@ -82,6 +82,9 @@ class Settings:
     bot_seconds_per_request: float = 0.05
     # Run the progression loop in every gunicorn worker.
     progression: bool = True
+    # Run the thinking loop (bots that search, each worker's own deciding process) in every
+    # gunicorn worker (cardroom.thinking).
+    thinking: bool = True
     # A request body must arrive within this many seconds of its headers (else 408).
     body_timeout_seconds: float = 10.0
     # Games each process keeps as it last read or wrote them, so that the next action on one
@@ -120,6 +123,7 @@ class Settings:
                 "CARDROOM_BOT_SECONDS_PER_REQUEST", cls.bot_seconds_per_request
             ),
             "progression": _env_bool("CARDROOM_PROGRESSION", cls.progression),
+            "thinking": _env_bool("CARDROOM_THINKING", cls.thinking),
             "body_timeout_seconds": _env_float("CARDROOM_BODY_TIMEOUT", cls.body_timeout_seconds),
             "kept_games": _env_int("CARDROOM_KEPT_GAMES", cls.kept_games),
         }

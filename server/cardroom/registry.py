@@ -18,13 +18,17 @@ from dataclasses import dataclass, replace
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from cardroom.bots import random_policy
-from cardroom.kit import Game, GamePlugin, Policy
+from cardroom.bots import Bot, random_policy
+from cardroom.bots.search import LEVELS, SearchPolicy, search_policies
+from cardroom.kit import Game, GamePlugin
 from cardroom.kit.plugin import problems, rules_file
 
 GROUP = "cardroom.games"
 # The distribution whose games no other package may take the type of.
 BUILT_IN = "cardroom"
+# What a person choosing a bot reads of the bots every game has (the search levels' own
+# words are theirs: cardroom.bots.search.LEVELS).
+RANDOM_WORDS = "plays any legal move: easy to beat"
 
 log = logging.getLogger("cardroom.registry")
 
@@ -61,14 +65,24 @@ class Found:
 @dataclass(frozen=True)
 class Registered:
     game: Game
-    # Every policy a bot seat of this game may play, by name ("random" for every game).
-    policies: dict[str, Policy]
+    # Every bot a seat of this game may be played by, by name: "random", the game's own
+    # policies, then the search levels if the game samples its hidden state.
+    policies: dict[str, Bot]
     package: str
     version: str
     plugin: GamePlugin
     # Whether its package ships a rules page (rules.md beside its engine), served at
     # /rules/<game_type>.
     rules_page: bool
+
+    def describe_bot(self, name: str) -> str:
+        """A few words on the bot ``name`` for a person choosing one ("" if none)."""
+        bot = self.policies[name]
+        if name == "random":
+            return RANDOM_WORDS
+        if isinstance(bot, SearchPolicy):
+            return bot.description
+        return self.plugin.descriptions.get(name, "")
 
     @property
     def played_by(self) -> dict[str, Any]:
@@ -130,12 +144,21 @@ def _refusal(each: Found, games: dict[str, Registered]) -> str | None:
     except Exception as error:  # a plug-in's import may fail any way: it is refused
         return f"it failed to import: {type(error).__name__}: {error}"
     found = problems(declared, name)
+    if isinstance(declared, GamePlugin):
+        found += [
+            f"policy {policy!r} is the name of a search level every such game has"
+            for policy in declared.policies
+            if policy in LEVELS
+        ]
     return "; ".join(found) if found else None
 
 
 def _register(plugin: GamePlugin, each: Found) -> Registered:
     game = plugin.game
-    names = ("random", *plugin.policies)
+    own = dict(plugin.policies)
+    rollout = next(iter(own.values()), None)
+    bots: dict[str, Bot] = {"random": random_policy, **own, **search_policies(game, rollout)}
+    names = tuple(bots)
     # The turn clock's away_bot names one of the game's bot policies (kit/clock.py).
     game.option_specs = tuple(  # type: ignore[misc]
         replace(spec, choices=names) if spec.name == "away_bot" else spec
@@ -143,7 +166,7 @@ def _register(plugin: GamePlugin, each: Found) -> Registered:
     )
     return Registered(
         game,
-        {"random": random_policy, **plugin.policies},
+        bots,
         each.package,
         each.version,
         plugin,
@@ -211,7 +234,7 @@ def serves(game_type: str, rules_version: int | None = None) -> bool:
     return entry is not None and rules_version in (None, entry.plugin.rules_version)
 
 
-def policies(game_type: str) -> dict[str, Policy]:
+def policies(game_type: str) -> dict[str, Bot]:
     """The bot policies of ``game_type`` by name; UnavailableGameType (a KeyError) for a
     game type not served here."""
     try:
@@ -220,7 +243,7 @@ def policies(game_type: str) -> dict[str, Policy]:
         raise UnavailableGameType(game_type) from None
 
 
-def get_policy(name: str, game_type: str) -> Policy:
+def get_policy(name: str, game_type: str) -> Bot:
     """The policy ``name`` for ``game_type``; KeyError if there is none."""
     return policies(game_type)[name]
 

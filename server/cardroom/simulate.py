@@ -21,11 +21,13 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from cardroom.bots import Policy, choose, next_bot_seat
+from cardroom.bots import Bot, choose, next_bot_seat, thinks
+from cardroom.kit import Event, redact_event
 from cardroom.kit.base import Game, InvalidOptions, RuleError
 from cardroom.registry import get_game, get_policy, policy_names, registry
 from cardroom.registry import policies as game_policies
@@ -151,16 +153,19 @@ def play_game(
     players: int,
     options: dict[str, Any],
     seed: int,
-    policies: Sequence[Policy],
+    policies: Sequence[Bot],
     rng_key: str,
     max_actions: int = MAX_ACTIONS,
 ) -> tuple[dict[str, Any], int]:
     """Play one game to its end; return its result and the number of actions taken.
 
     ``policies[seat]`` plays ``seat``; the random generator of decision ``step`` is
-    ``random.Random(f"{rng_key}:{step}")``.
+    ``random.Random(f"{rng_key}:{step}")``. A search level also reads the events its seat
+    saw (kept per seat as the game goes) and the public options, as at the server's tables.
     """
     state = game.new_game(players, options, seed)
+    public = game.public_options(options)
+    seen: dict[int, list[Event]] = {seat: [] for seat in range(players) if thinks(policies[seat])}
     for step in range(max_actions):
         result = game.result(state)
         if result is not None:
@@ -170,13 +175,18 @@ def play_game(
             raise SimulationError(f"game {rng_key}: nobody is awaited, but the game is not over")
         if not game.legal_actions(state, seat):
             raise SimulationError(f"game {rng_key}: seat {seat} is awaited but has no action")
-        action = choose(game, state, seat, policies[seat], random.Random(f"{rng_key}:{step}"))
+        rng = random.Random(f"{rng_key}:{step}")
+        action = choose(game, state, seat, policies[seat], rng, seen.get(seat), public)
         try:
-            game.apply(state, seat, action)
+            events = game.apply(state, seat, action)
         except RuleError as error:
             raise SimulationError(
                 f"game {rng_key}: seat {seat} chose {action!r}, refused: {error.message}"
             ) from error
+        for watcher, watched in seen.items():
+            watched += [
+                shown for event in events if (shown := redact_event(event, watcher)) is not None
+            ]
     result = game.result(state)
     if result is not None:
         return result, max_actions
@@ -194,15 +204,48 @@ def game_length(result: dict[str, Any]) -> tuple[str, int] | None:
     return None
 
 
+def play_indexed(config: Config, index: int, max_actions: int = MAX_ACTIONS) -> tuple[dict, int]:
+    """Game ``index`` of ``config``, played to its end: its result and its action count."""
+    game = get_game(config.game_type)
+    options = game.validate_options(config.players, config.options)
+    names = seat_policies(config.policies, config.players, index)
+    return play_game(
+        game,
+        config.players,
+        options,
+        game_seed(config.seed, index),
+        [get_policy(name, config.game_type) for name in names],
+        f"{config.seed}:{index}",
+        max_actions,
+    )
+
+
+def played_games(
+    config: Config, processes: int, max_actions: int
+) -> Iterator[tuple[dict[str, Any], int]]:
+    """Every game's (result, actions) in index order, in ``processes`` worker processes
+    (1: in this one). Each game depends on its index alone, so the figures do not depend on
+    how many processes played them."""
+    if processes <= 1 or config.games <= 1:
+        for index in range(config.games):
+            yield play_indexed(config, index, max_actions)
+        return
+    with ProcessPoolExecutor(max_workers=processes) as pool:
+        yield from pool.map(
+            play_indexed,
+            [config] * config.games,
+            range(config.games),
+            [max_actions] * config.games,
+        )
+
+
 def run(
     config: Config,
     progress: Callable[[int, int], None] | None = None,
     max_actions: int = MAX_ACTIONS,
+    processes: int = 1,
 ) -> dict[str, Any]:
     """Play ``config.games`` games and return the figures (see ``docs/simulate.md``)."""
-    game = get_game(config.game_type)
-    options = game.validate_options(config.players, config.options)
-    chosen = {name: get_policy(name, config.game_type) for name in config.policies}
     tallies = {name: _Tally() for name in dict.fromkeys(config.policies)}
     endings: Counter[str] = Counter()
     actions_total = 0
@@ -210,17 +253,8 @@ def run(
     length_total = 0
     shared = 0
     started = time.perf_counter()
-    for index in range(config.games):
+    for index, (result, actions) in enumerate(played_games(config, processes, max_actions)):
         names = seat_policies(config.policies, config.players, index)
-        result, actions = play_game(
-            game,
-            config.players,
-            options,
-            game_seed(config.seed, index),
-            [chosen[name] for name in names],
-            f"{config.seed}:{index}",
-            max_actions,
-        )
         winners = list(result.get("winners") or [])
         scores = result.get("scores") or [0] * len(names)
         for seat, name in enumerate(names):
@@ -390,11 +424,14 @@ def main(args: argparse.Namespace) -> int:
     except UsageError as error:
         print(f"cardroom simulate: error: {error}", file=sys.stderr)
         return 2
+    if args.processes < 1:
+        print("cardroom simulate: error: --processes must be at least 1", file=sys.stderr)
+        return 2
     progress = None
     if not args.no_progress and sys.stderr.isatty():
         progress = Progress(sys.stderr)
     try:
-        figures = run(config, progress)
+        figures = run(config, progress, processes=args.processes)
     except SimulationError as error:
         print(f"cardroom simulate: error: {error}", file=sys.stderr)
         return 1

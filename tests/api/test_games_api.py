@@ -47,7 +47,7 @@ def test_game_types_describe_every_game_and_its_options(client):
         for option in entry["options"]:
             assert {"name", "type", "default", "description"} <= set(option)
             assert option["description"]
-        assert entry["bot_policies"] == ["random", "greedy"]
+        assert entry["bot_policies"] == ["random", "greedy", "search", "search-strong"]
 
 
 @pytest.mark.parametrize("game_type", sorted(registry()))
@@ -112,7 +112,9 @@ def test_create_with_unacceptable_values_names_the_field(client, body, field):
 def test_an_unknown_bot_policy_is_refused_in_words_listing_the_game_policies(client):
     body = {"game_type": "exact-plays", "players": 2, "bots": [{"seat": 1, "policy": "clever"}]}
     refused = assert_problem(client.post("/v1/games", json=body), 422, "invalid", "bots.0.policy")
-    assert refused["detail"] == "unknown bot policy 'clever' for Exact Plays; known: random, greedy"
+    assert refused["detail"] == (
+        "unknown bot policy 'clever' for Exact Plays; known: random, greedy, search, search-strong"
+    )
 
 
 @pytest.mark.parametrize("seat", [2, 15, 16, 99, -1])

@@ -23,6 +23,8 @@ good = GamePlugin(ToastTwo(), {"cautious": cautious})
 not_a_plugin = {"game": "toast-two"}
 misnamed = GamePlugin(ToastTwo())
 takes_random = GamePlugin(ToastTwo(), {"random": cautious})
+takes_search = GamePlugin(ToastTwo(), {"search": cautious})
+describes_a_stranger = GamePlugin(ToastTwo(), {"cautious": cautious}, descriptions={"bold": "x"})
 uncallable = GamePlugin(ToastTwo(), {"lazy": "not a function"})
 # Another package offering cardroom's own game under its own type's name.
 claims_built_in = mr_toast

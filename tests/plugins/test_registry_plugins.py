@@ -43,9 +43,13 @@ def test_a_well_formed_outside_game_is_served_with_its_policies() -> None:
     assert list(games) == ["exact-plays", "mr-toast", "toast-two"]
     entry = games["toast-two"]
     assert (entry.package, entry.version) == ("toast-two-game", "1.0")
-    assert set(entry.policies) == {"random", "cautious"}
+    # It samples its hidden state (Mr Toast's sampler): the search levels come with it,
+    # played out by its own first policy (issue 29, item 7).
+    bots = {"random", "cautious", "search", "search-strong"}
+    assert set(entry.policies) == bots
+    assert entry.policies["search"].rollout is entry.plugin.policies["cautious"]
     away_bot = next(s for s in entry.game.option_specs if s.name == "away_bot")
-    assert set(away_bot.choices or ()) == {"random", "cautious"}
+    assert set(away_bot.choices or ()) == bots
 
 
 @pytest.mark.parametrize(
@@ -57,6 +61,8 @@ def test_a_well_formed_outside_game_is_served_with_its_policies() -> None:
         ("Toast Two", "misnamed", "is not 2 to 32 lower-case letters"),
         ("toast-two", "takes_random", "policy 'random' is every game's own"),
         ("toast-two", "uncallable", "policy 'lazy' is not callable"),
+        ("toast-two", "takes_search", "policy 'search' is the name of a search level"),
+        ("toast-two", "describes_a_stranger", "describes a policy 'bold' it does not declare"),
         ("mr-toast", "claims_built_in", "already served by package cardroom"),
         ("toast-two", "shape_named_like_the_document", "'OptionsRequest' is one the API"),
         ("toast-two", "no_result_shape", "its shapes lack Result"),

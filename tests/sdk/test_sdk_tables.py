@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 from table_kit import REMOTE, SDK_BOTS, Dawdler, Played, Table, play_table
@@ -229,3 +230,19 @@ def test_answered_seats_do_not_redeclare_while_a_slow_seat_thinks(live_server: s
     assert not played.changed_declarations
     first_round = [e for e in played.events if e["type"] == "declared"][:3]
     assert sorted(event["seat"] for event in first_round) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("game_type", ["mr-toast", "exact-plays"])
+def test_an_sdk_bot_plays_a_whole_game_at_a_table_with_two_search_bots(
+    live_server: str, game_type: str
+) -> None:
+    """Issue 29: the search bots think off the request path (cardroom.thinking), in each
+    worker's own deciding process; the SDK seat's requests answer at once and the game is
+    played to its end, no seat changing its mind."""
+    seats = ("sdk:eager", "bot:search", "bot:search")
+    table = (toast if game_type == "mr-toast" else plays)(*seats, seed=40, note="-search")
+    played = play_table(live_server, replace(table, bound=120.0))
+    assert not played.problems(), "\n".join(played.problems())
+    searched = set(played.table.seats_of("bot"))
+    assert any(event.get("actor") in searched for event in played.events)
+    assert not played.changed_declarations

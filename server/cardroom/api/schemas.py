@@ -85,6 +85,17 @@ class OptionDescriptionSchema(Schema):
     maximum = fields.Float()
 
 
+class BotDescriptionSchema(Schema):
+    name = fields.String(required=True, metadata=_doc("The bot's policy, as `bots` names it."))
+    description = fields.String(metadata=_doc("A few words for a person choosing a bot."))
+    thinks = fields.Boolean(
+        metadata=_doc(
+            "It searches before it moves (a search level): the request that hands it the "
+            "turn answers at once, and it moves a moment later, off the request path."
+        )
+    )
+
+
 class GameTypeSchema(Schema):
     game_type = fields.String(required=True, metadata=_doc("The id used in `game_type`."))
     title = fields.String()
@@ -92,7 +103,10 @@ class GameTypeSchema(Schema):
     min_players = fields.Integer()
     max_players = fields.Integer()
     options = fields.List(fields.Nested(OptionDescriptionSchema))
-    bot_policies = fields.List(fields.String())
+    bot_policies = fields.List(
+        fields.String(), metadata=_doc("The bots a seat may be played by (as in `bots`).")
+    )
+    bots = fields.List(fields.Nested(BotDescriptionSchema))
     rules_url = fields.String(
         metadata=_doc(
             "The path of the game's rules page on this server, for people (HTML, each "

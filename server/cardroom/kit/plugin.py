@@ -21,7 +21,8 @@ from cardroom.kit.rng import Random
 from cardroom.kit.shapes import REQUIRED_SHAPES, shape_name_problem
 
 GAME_TYPE = re.compile(r"^[a-z][a-z0-9-]{1,31}$")
-# The policy every game has without declaring it (cardroom/bots: any legal action).
+# The policy every game has without declaring it (cardroom/bots: any legal action). The
+# registry also keeps the search levels' names (cardroom.bots.search.LEVELS).
 RESERVED_POLICIES = frozenset({"random"})
 RENDERER_FILE = re.compile(r"^[A-Za-z0-9_-]+\.js$")
 
@@ -41,13 +42,20 @@ class GamePlugin:
       rather than replayed wrongly. A release that changes no rule keeps it;
     - ``renderer``: the file name of a JavaScript module in the engine's package (package
       data) that draws the game at the web table; without one the table's generic renderer
-      draws it from the declared shapes (docs/writing-a-game.md).
+      draws it from the declared shapes (docs/writing-a-game.md);
+    - ``descriptions``: a few words for a person choosing a bot, per policy name ("plays
+      sensibly"), shown in the web table's seat menu and ``GET /v1/game-types``.
+
+    The game's first policy also plays out the games the search levels imagine (a game
+    that samples its hidden state gets ``search`` and ``search-strong``; without a policy of
+    its own, those play-outs are random).
     """
 
     game: Game
     policies: Mapping[str, Policy] = field(default_factory=dict)
     rules_version: int = 1
     renderer: str | None = None
+    descriptions: Mapping[str, str] = field(default_factory=dict)
 
 
 def problems(declared: object, game_type: str) -> list[str]:
@@ -95,6 +103,11 @@ def problems(declared: object, game_type: str) -> list[str]:
             found.append(f"policy {name!r} is every game's own: it cannot be declared")
         elif not callable(policy):
             found.append(f"policy {name!r} is not callable")
+    for name, words in declared.descriptions.items():
+        if name not in declared.policies and name not in RESERVED_POLICIES:
+            found.append(f"it describes a policy {name!r} it does not declare")
+        elif not isinstance(words, str) or not words.strip():
+            found.append(f"its description of policy {name!r} is not a few words")
     return found
 
 

@@ -187,6 +187,13 @@ def build_parser() -> argparse.ArgumentParser:
         " (default: none, every option at its own default)",
     )
     sim.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="play games in this many processes at once: the figures do not change, only the"
+        " time they take (default: %(default)s)",
+    )
+    sim.add_argument(
         "--json",
         action="store_true",
         help="print the figures as one JSON object (default: a table)",

@@ -95,7 +95,9 @@ GC_YOUNG_THRESHOLD = 10_000
 
 
 def post_worker_init(worker):
-    """Each worker runs the progression loop (due bot play), unless CARDROOM_PROGRESSION=off.
+    """Each worker runs the progression loop (due bot play), unless CARDROOM_PROGRESSION=off,
+    and the thinking loop (bots that search, in a process of its own), unless
+    CARDROOM_THINKING=off.
 
     Then the garbage collector is told what a worker's objects are like (docs/operations.md,
     "Garbage collection"): what the worker has made so far (modules, the app, the API
@@ -105,9 +107,10 @@ def post_worker_init(worker):
     Python's 700, when most of a request's objects are still in use and would be walked,
     and promoted, for nothing.
     """
-    from cardroom.progress import start_for_app
+    from cardroom import progress, thinking
 
-    start_for_app(worker.wsgi)
+    progress.start_for_app(worker.wsgi)
+    thinking.start_for_app(worker.wsgi)
     gc.freeze()
     gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 

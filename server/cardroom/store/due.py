@@ -56,44 +56,49 @@ def bucket_of(game_id: str) -> int:
     return zlib.crc32(game_id.encode()) % BUCKETS
 
 
-def bucket_key(bucket: int) -> str:
-    return f"cardroom:{{due:{bucket}}}"
+def bucket_key(bucket: int, name: str = "due") -> str:
+    return f"cardroom:{{{name}:{bucket}}}"
 
 
 class DueSet:
-    """The due set over one Redis client (a plain client or a cluster client alike)."""
+    """The due set over one Redis client (a plain client or a cluster client alike).
 
-    def __init__(self, client: redis.Redis):
+    ``name`` tells sets apart: ``due`` holds the progression loop's work; ``think`` the games
+    waiting for a bot that thinks (cardroom.thinking), which only the thinking loop takes.
+    """
+
+    def __init__(self, client: redis.Redis, name: str = "due"):
         self.client = client
+        self.name = name
         self._claim = client.register_script(_CLAIM)
         self._release = client.register_script(_RELEASE)
 
     def schedule(self, game_id: str, at: float) -> None:
         """The game has work due at ``at`` (Unix time); an earlier time already set stays."""
-        self.client.zadd(bucket_key(bucket_of(game_id)), {game_id: at}, lt=True)
+        self.client.zadd(bucket_key(bucket_of(game_id), self.name), {game_id: at}, lt=True)
 
     def due_buckets(self, now: float) -> list[int]:
         """The buckets holding at least one game due by ``now``."""
         pipe = self.client.pipeline(transaction=False)
         for bucket in range(BUCKETS):
-            pipe.zrangebyscore(bucket_key(bucket), "-inf", now, start=0, num=1)
+            pipe.zrangebyscore(bucket_key(bucket, self.name), "-inf", now, start=0, num=1)
         return [bucket for bucket, found in enumerate(pipe.execute()) if found]
 
     def claim(self, bucket: int, now: float, lease: float, most: int) -> list[tuple[str, float]]:
         """Lease up to ``most`` games of ``bucket`` due by ``now``: (id, lease end) each."""
         ends = round(now + lease, 3)
-        ids = self._claim(keys=[bucket_key(bucket)], args=[now, ends, most])
+        ids = self._claim(keys=[bucket_key(bucket, self.name)], args=[now, ends, most])
         return [(game_id.decode(), ends) for game_id in ids]
 
     def release(self, game_id: str, lease_end: float, next_due: float | None) -> bool:
         """End a lease: the game is next due at ``next_due`` (None: nothing is due)."""
         released = self._release(
-            keys=[bucket_key(bucket_of(game_id))],
+            keys=[bucket_key(bucket_of(game_id), self.name)],
             args=[game_id, lease_end, "" if next_due is None else next_due],
         )
         return bool(released)
 
     def due_at(self, game_id: str) -> float | None:
         """When the game is due (or leased until), if it is in the set."""
-        score = self.client.zscore(bucket_key(bucket_of(game_id)), game_id)
+        score = self.client.zscore(bucket_key(bucket_of(game_id), self.name), game_id)
         return None if score is None else float(score)

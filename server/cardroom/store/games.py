@@ -74,6 +74,7 @@ class GameStore:
         self.recent = RecentGames(kept_games, GameRecord.from_hash)
         self.changes = ChangeFeed(self.blocking_client)
         self.due = DueSet(client)
+        self.thinking = DueSet(client, "think")
         self.listing = Listing(client)
         self._commit = client.register_script(COMMIT_SCRIPT)
         self._refuse = client.register_script(REFUSE_SCRIPT)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from cardroom.store import GameRecord, GameStore
 from cardroom.store.changes import Watch
 from cardroom.store.connection import counter_storage
-from cardroom.table import following, move, seating, settling, views
+from cardroom.table import following, move, seating, settling, thinking, views
 from cardroom.table.bot_play import BotBudget
 from cardroom.table.context import Clock, Context
 from cardroom.table.errors import (
@@ -44,6 +44,7 @@ from cardroom.table.following import Follow, redacted
 from cardroom.table.history import History
 from cardroom.table.move import ActionOutcome
 from cardroom.table.replays import build as build_replay
+from cardroom.table.thinking import Thought
 from cardroom.table.views import etag_for
 
 if TYPE_CHECKING:
@@ -179,6 +180,14 @@ class Tables:
     def advance(self, game_id: str) -> tuple[int, float | None]:
         return settling.advance(self.ctx, game_id)
 
+    # --- bots that think (table/thinking.py) -------------------------------------------------
+
+    def pending_thought(self, game_id: str) -> Thought | None:
+        return thinking.pending_thought(self.ctx, game_id)
+
+    def play_thought(self, thought: Thought, action: dict[str, Any]) -> tuple[bool, bool]:
+        return thinking.play_thought(self.ctx, thought, action)
+
     # --- the store's Redis -----------------------------------------------------------------
 
     def storage_health(self) -> dict[str, Any]:
@@ -215,6 +224,7 @@ __all__ = [
     "SeatTaken",
     "StateConflict",
     "Tables",
+    "Thought",
     "Unauthorized",
     "Watch",
     "etag_for",

@@ -7,6 +7,7 @@ from collections import Counter
 from contextlib import suppress
 from typing import Any
 
+from cardroom.bots import thinks
 from cardroom.kit.base import InvalidOptions
 from cardroom.registry import get_game, get_policy, installed, policies, registry
 from cardroom.store import GameRecord, Gone
@@ -37,6 +38,14 @@ def game_types() -> list[dict[str, Any]]:
             {
                 **entry.game.describe(),
                 "bot_policies": list(entry.policies),
+                "bots": [
+                    {
+                        "name": name,
+                        "description": entry.describe_bot(name),
+                        "thinks": thinks(bot),
+                    }
+                    for name, bot in entry.policies.items()
+                ],
                 "rules_url": f"/rules/{game_type}" if entry.rules_page else "",
                 **entry.played_by,
             }

@@ -14,7 +14,7 @@ from cardroom.kit.base import Game
 from cardroom.registry import get_game
 from cardroom.store import GameRecord, Gone
 from cardroom.table import steps
-from cardroom.table.bot_play import Spending, bots_pending, play_bots
+from cardroom.table.bot_play import Spending, bots_pending, play_bots, thinking_seat
 from cardroom.table.context import Context
 from cardroom.table.errors import MAX_ATTEMPTS, Conflict, NotFound, OutcomeUnknown
 
@@ -47,11 +47,14 @@ def due(record: GameRecord, game: Game, now: float) -> float | None:
 
 
 def schedule_due_work(ctx: Context, record: GameRecord, game: Game, now: float) -> None:
-    """Enter the game in the due set if it leaves due work (before the commit that leaves
-    it: an entry without work costs a load, a missing one a stalled game)."""
+    """Enter the game in the due set if it leaves due work, and in the thinking set if a bot
+    that thinks is to play (before the commit that leaves it: an entry without work costs a
+    load, a missing one a stalled game)."""
     when = due(record, game, now)
     if when is not None:
         ctx.store.due.schedule(record.id, when)
+    if record.status == "active" and thinking_seat(record, game) is not None:
+        ctx.store.thinking.schedule(record.id, now)
 
 
 def write_change(ctx: Context, record: GameRecord, game: Game, now: float) -> bool:

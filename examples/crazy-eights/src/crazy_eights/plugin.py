@@ -9,4 +9,9 @@ from cardroom.kit import GamePlugin
 from crazy_eights.bots import eights_last
 from crazy_eights.engine import CrazyEights
 
-plugin = GamePlugin(CrazyEights(), {"eights-last": eights_last}, rules_version=1)
+plugin = GamePlugin(
+    CrazyEights(),
+    {"eights-last": eights_last},
+    rules_version=1,
+    descriptions={"eights-last": "keeps its eights for last"},
+)

@@ -6,4 +6,10 @@ from cardroom.games.mr_toast import bots
 from cardroom.games.mr_toast.engine import MrToast
 from cardroom.kit import GamePlugin
 
-plugin = GamePlugin(MrToast(), {"greedy": bots.greedy}, rules_version=1, renderer="renderer.js")
+plugin = GamePlugin(
+    MrToast(),
+    {"greedy": bots.greedy},
+    rules_version=1,
+    renderer="renderer.js",
+    descriptions={"greedy": "plays sensibly, one move at a time"},
+)
