@@ -44,6 +44,22 @@ def test_same_arguments_give_the_same_figures(capsys, game):
     assert other != first  # the seed matters
 
 
+def test_processes_change_the_time_not_the_figures(capsys):
+    argv = ("--game", "exact-plays", "--players", "3", "--policies", "greedy,random", "--games")
+    alone = figures_without_timing(capsys, *argv, "12", "--seed", "4")
+    shared = figures_without_timing(capsys, *argv, "12", "--seed", "4", "--processes", "2")
+    assert shared == alone
+
+
+def test_search_levels_play_from_what_their_seat_saw(capsys):
+    """Issue 29: a search seat reads its own redacted events and the public options, as at
+    the server's tables; the same seed gives the same games."""
+    argv = ("--game", "mr-toast", "--players", "2", "--policies", "search,greedy", "--games", "2")
+    first = figures_without_timing(capsys, *argv, "--seed", "5")
+    assert first["by_policy"]["search"]["seats"] == 2
+    assert figures_without_timing(capsys, *argv, "--seed", "5") == first
+
+
 def test_json_output_shape(capsys):
     code, out, _ = run_cli(
         capsys, "--json", "--game", "mr-toast", "--players", "4", "--games", "12", "--seed", "1"
@@ -205,6 +221,7 @@ def test_wilson_interval_is_symmetric_and_narrows():
         (["--game", "exact-plays", "--players", "5"], "exact-plays is played by 2 to 4"),
         (["--game", "mr-toast", "--players", "1"], "mr-toast is played by 2 to 6"),
         (["--game", "mr-toast", "--games", "0"], "--games must be at least 1"),
+        (["--game", "mr-toast", "--processes", "0"], "--processes must be at least 1"),
         (["--game", "mr-toast", "--options", "{nope"], "--options is not valid JSON"),
         (["--game", "mr-toast", "--options", "[1]"], "--options must be a JSON object"),
         (["--game", "mr-toast", "--options", '{"colour": 1}'], "unknown option 'colour'"),
