@@ -20,7 +20,7 @@ from exact_plays_helpers import deck
 from exact_plays_helpers import new_game as new_exact_plays
 
 from cardroom.bots import random_policy
-from cardroom.bots.search import LEVELS, Level, decide, outcome
+from cardroom.bots.search import LEVELS, Level, decide
 from cardroom.games.exact_plays.cards import ALL_CODES
 from cardroom.games.exact_plays.plugin import plugin as exact_plays
 from cardroom.games.mr_toast.plugin import plugin as mr_toast
@@ -167,9 +167,15 @@ def test_cards_of_one_code_are_one_move() -> None:
 
 
 def test_values_a_win_a_shared_win_and_a_game_without_winners() -> None:
-    assert outcome({"winners": [2]}, 3) == [0.0, 0.0, 1.0]
-    assert outcome({"winners": [0, 3]}, 4) == [0.5, 0.0, 0.0, 0.5]
-    assert outcome({"winners": []}, 4) == [0.25] * 4
+    """Game.values, the search's score of a finished game (kit/base.py)."""
+    game = exact_plays.game
+
+    def values(winners: list[int], players: int) -> list[float]:
+        return game.values({"players": players, "result": {"winners": winners}})
+
+    assert values([2], 3) == [0.0, 0.0, 1.0]
+    assert values([0, 3], 4) == [0.5, 0.0, 0.0, 0.5]
+    assert values([], 4) == [0.25] * 4
 
 
 def test_the_levels() -> None:

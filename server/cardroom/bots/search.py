@@ -17,7 +17,8 @@ policy? Each *sample*:
    view of the sampled state, the searcher included), each candidate's play-out from the
    same sub-seed. Comparing candidates on common random numbers removes the luck of the deal
    and of the draws from their difference, which in these games is most of the variance.
-3. **Score** the seat's value at the end: a win 1, a win shared by ``k`` seats ``1/k``, else 0.
+3. **Score** the seat's value at the end (``Game.values``: by default a win 1, a win shared
+   by ``k`` seats ``1/k``, else 0).
 
 **Sequential halving** (Karnin, Koren & Somekh, "Almost Optimal Exploration in Multi-Armed
 Bandits", ICML 2013; used at the root of MCTS by Cazenave, 2014) spends the budget: the
@@ -56,7 +57,6 @@ on the wire as ``{"id", "code", ...}``). Where a card's id is its code, nothing 
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -204,7 +204,7 @@ class Playouts:
         """The seat's value of playing ``action`` in a copy of ``sample``, then the game to
         its end, every random draw from ``seed``."""
         game, rollout = self.game, self.rollout
-        state = copy.deepcopy(sample)
+        state = game.copy_state(sample)
         game.apply(state, self.seat, action)
         rng = Random(seed)
         players: int = state["players"]
@@ -225,21 +225,8 @@ class Playouts:
             steps += 1
         self.spent += steps
         if game.is_over(state):
-            return outcome(game.result(state), players)[self.seat]
+            return game.values(state)[self.seat]
         return 1 / players  # a runaway (or a stuck game) counts as a draw
-
-
-def outcome(result: dict[str, Any] | None, players: int) -> list[float]:
-    """Each seat's value of a finished game: 1 for a win, ``1/k`` for a win shared by ``k``
-    seats, else 0 (a game without winners: a draw, ``1/players`` each)."""
-    winners = (result or {}).get("winners") or []
-    if not winners:
-        return [1 / players] * players
-    share = 1 / len(winners)
-    values = [0.0] * players
-    for winner in winners:
-        values[winner] = share
-    return values
 
 
 class Meanings:

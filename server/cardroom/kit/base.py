@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+import orjson
+
 from cardroom.kit import clock as clockmod
 from cardroom.kit.contract_types import Action, Args, Event, State, View
 from cardroom.kit.errors import GameOver, IllegalAction, InvalidOptions, NotYourTurn, RuleError
@@ -295,6 +297,27 @@ class Game(ABC):
     def samples(self) -> bool:
         """Whether this game offers ``sample_state`` (and so a search bot)."""
         return type(self).sample_state is not Game.sample_state
+
+    def copy_state(self, state: State) -> State:
+        """An independent copy of ``state``, for a search to play in (it copies a sampled
+        state once per candidate move and sample). A state is JSON, so the default is a JSON
+        round trip through orjson, about ten times as fast as ``copy.deepcopy`` on cardroom's
+        games; a game whose state holds anything else overrides it. The conformance check
+        plays on a copy and checks the original is untouched."""
+        return orjson.loads(orjson.dumps(state))
+
+    def values(self, state: State) -> list[float]:
+        """Each seat's value of a finished game, in [0, 1], which a search bot maximises: by
+        default 1 for a win, ``1/k`` for a win shared by ``k`` seats, else 0 (no winners: a
+        draw, ``1/players`` each). A game may value more than winning (a margin)."""
+        players: int = state["players"]
+        winners = (state["result"] or {}).get("winners") or []
+        if not winners:
+            return [1 / players] * players
+        values = [0.0] * players
+        for winner in winners:
+            values[winner] = 1 / len(winners)
+        return values
 
     def result(self, state: State) -> dict[str, Any] | None:
         """``None`` while the game runs; then ``{"winners": [seats], "scores": [...], ...}``,

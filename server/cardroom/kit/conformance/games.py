@@ -171,6 +171,12 @@ def _play(
     shapes.check("Result", result)
     winners = result.get("winners")
     expect(winners and set(winners) <= set(range(players)), "result names no winner", repr(result))
+    values = game.values(state)
+    expect(
+        len(values) == players and all(0 <= value <= 1 for value in values),
+        "values are not one number from 0 to 1 per seat",
+        repr(values),
+    )
     expect(
         game.to_act(state) == set() and game.is_over(state),
         "finished game still awaits a seat",

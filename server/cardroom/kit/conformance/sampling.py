@@ -2,8 +2,8 @@
 seat at a step of a random game, from that seat's view, the events as it saw them and the
 options as every seat sees them. A sampled state gives the seat exactly its view (its clock
 aside) and the same legal actions, keeps the same cards out of its sight, round-trips
-through JSON, plays on, and depends on nothing but its arguments (the same ``rng`` seed gives
-the same state)."""
+through JSON, and depends on nothing but its arguments (the same ``rng`` seed gives the same
+state); its copy (``Game.copy_state``) equals it and plays on, leaving it untouched."""
 
 from __future__ import annotations
 
@@ -68,7 +68,14 @@ def check_sampling(
             expect(json.loads(text) == sampled, "sampled state is not JSON", who)
             again = game.sample_state(*arguments, random.Random(seed))
             expect(again == sampled, "sampling depends on more than its arguments", who)
-            _plays_on(game, json.loads(text), random.Random(seed), who)
+            copied = game.copy_state(sampled)
+            expect(copied == sampled, "copied state differs from the state", who)
+            _plays_on(game, copied, random.Random(seed), who)
+            expect(
+                json.dumps(sampled) == text,
+                "copied state shares parts with the state",
+                f"{who}: playing on the copy changed the original",
+            )
 
 
 def _plays_on(game: Game, state: State, rng: random.Random, who: str) -> None:
