@@ -157,7 +157,8 @@ def test_the_lobby_lists_the_installed_game_with_its_rules(open_plugin_page, ser
     assert answer.status_code == 200 and "CE-1" in answer.text
     choices = form.locator("select[name=seat-1] option").all_inner_texts()
     assert "Random bot (plays any legal move: easy to beat)" in choices
-    assert "Eights-last bot" in choices
+    # The plug-in's own bot, with the words its GamePlugin gives it (`descriptions`).
+    assert "Eights-last bot (keeps its eights for last)" in choices
     # Its options in its own words (GET /v1/game-types), a seat chosen among the seats.
     form.locator("details.options > summary").click()
     assert form.locator(f"label[for=opt-{GAME}-first_seat]").inner_text() == "First seat"

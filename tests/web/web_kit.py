@@ -250,7 +250,7 @@ def create_in_lobby(
 ) -> str:
     """Fill the lobby's form for ``game_type`` and create the game; the new game's id.
 
-    ``seats`` holds one choice per seat: "you", "friend", "bot:greedy" or "bot:random".
+    ``seats`` holds one choice per seat: "you", "friend" or "bot:<policy>" ("bot:search").
     """
     page.goto("/")
     page.wait_for_selector("body[data-ready=true]", timeout=MOVE_TIMEOUT_MS)

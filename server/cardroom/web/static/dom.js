@@ -69,3 +69,17 @@ export function dealNotice(deal) {
   if (deal === "stacked") return "The creator stacked the deck: they set the order of every card.";
   return "";
 }
+
+/** A server bot's name from its policy, as the server names a bot seat: "Greedy bot",
+ * "Search-strong bot" (table/seating.py, `name_bots`). */
+export function botName(policy) {
+  const words = policy.replaceAll("_", " ");
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} bot`;
+}
+
+/** The bots a game type offers, [{name, description, thinks}]: its `bots`, or for a server
+ * that does not describe them, its `bot_policies` named only. */
+export function botsOf(gameType) {
+  if (Array.isArray(gameType?.bots)) return gameType.bots;
+  return (gameType?.bot_policies || []).map((name) => ({ name, description: "", thinks: false }));
+}

@@ -2,7 +2,7 @@
 // people and bots, the open games to join, and the games this browser holds a seat in.
 
 import { CardroomClient, Problem } from "./client.js";
-import { dealNotice, fill, h, plural } from "./dom.js";
+import { botName, botsOf, dealNotice, fill, h, plural } from "./dom.js";
 import * as generic from "./games/generic.js";
 import { loadGameModule } from "./games/index.js";
 import { savedName, savedSeats, saveName, saveSeat } from "./seats.js";
@@ -15,21 +15,14 @@ const SEAT_CHOICES = [
   ["friend", "A friend (you get a link to send them)"],
 ];
 
-// What each server bot is like, in a player's words; a policy not listed here is named only.
-const BOT_WORDS = {
-  random: "plays any legal move: easy to beat",
-  greedy: "plays sensibly",
-};
-
 // --- words ----------------------------------------------------------------------------------
 
-function botName(policy) {
-  const words = policy.replaceAll("_", " ");
-  return `${words.charAt(0).toUpperCase()}${words.slice(1)} bot`;
-}
-
-function botChoice(policy) {
-  return BOT_WORDS[policy] ? `${botName(policy)} (${BOT_WORDS[policy]})` : botName(policy);
+/** A bot as a seat menu offers it: its name and what it is like, in the game type's words
+ * ("Search bot (looks ahead by playing out many possible deals: hard to beat)"); a bot the
+ * game type does not describe is named only. */
+function botChoice(gameType, policy) {
+  const description = botsOf(gameType).find((bot) => bot.name === policy)?.description;
+  return description ? `${botName(policy)} (${description})` : botName(policy);
 }
 
 // The turn clock's options, which every game has (kit/clock.py); the ruling that describes
@@ -89,19 +82,19 @@ function isAdvanced(words, option) {
   return !words || !words.help || option.type === "array" || option.type === "object";
 }
 
-function choiceWords(words, option, value) {
+function choiceWords(words, option, value, gameType = null) {
   if (value === null) return words.none || "None";
   if (words.seats) return `Seat ${value + 1}`;
   if (words.choices?.[value]) return words.choices[value];
-  if (option.name === "away_bot") return botChoice(value);
+  if (option.name === "away_bot") return botChoice(gameType, value);
   return String(value);
 }
 
 /** What the option is when left alone, as a sentence. */
-function defaultWords(words, option) {
+function defaultWords(words, option, gameType) {
   const value = option.default ?? null;
   if (option.type === "boolean") return value ? "On by default." : "Off by default.";
-  if (option.choices || words.seats) return `Default: “${choiceWords(words, option, value)}”.`;
+  if (option.choices || words.seats) return `Default: “${choiceWords(words, option, value, gameType)}”.`;
   if (value === null) return `Empty by default: ${words.empty || "not set"}.`;
   return `Default: ${words.unit ? `${value} ${words.unit}` : value}.`;
 }
@@ -183,7 +176,7 @@ function optionField(gameType, option, players) {
         h(
           "option",
           { value: JSON.stringify(choice), selected: choice === (option.default ?? null) },
-          choiceWords(words, option, choice),
+          choiceWords(words, option, choice, gameType),
         ),
       ),
     );
@@ -229,7 +222,7 @@ function optionField(gameType, option, players) {
         { class: "hint", id: hintId },
         words.help,
         ruleReference(words.rule, gameType.rules_url),
-        ` ${defaultWords(words, option)}`,
+        ` ${defaultWords(words, option, gameType)}`,
       );
   const checkbox = option.type === "boolean" && !advanced;
   return h(
@@ -276,9 +269,12 @@ function readOptions(form, gameType) {
 // --- seats --------------------------------------------------------------------------------
 
 function seatRows(container, gameType, players) {
-  const choices = [...SEAT_CHOICES, ...gameType.bot_policies.map((policy) => [`bot:${policy}`, botChoice(policy)])];
-  // The game's own first policy (a plug-in's, "greedy" for ours), else "random".
-  const ownBot = gameType.bot_policies.find((policy) => policy !== "random") || gameType.bot_policies[0];
+  // Every bot the game type offers, each with what it is like.
+  const bots = botsOf(gameType);
+  const choices = [...SEAT_CHOICES, ...bots.map((bot) => [`bot:${bot.name}`, botChoice(gameType, bot.name)])];
+  // The game's own first policy that moves at once (a plug-in's, "greedy" for ours), else
+  // "random": a search level is there to choose, not the default.
+  const ownBot = (bots.find((bot) => bot.name !== "random" && !bot.thinks) || bots[0])?.name;
   const defaultBot = `bot:${ownBot}`;
   const previous = [...container.querySelectorAll("select")].map((select) => select.value);
   fill(

@@ -4,7 +4,7 @@
 // what happened in words.
 
 import { CardroomClient, Problem, newKey } from "./client.js";
-import { dealNotice, fill, h, listing, midSentence, plural, ruleRef } from "./dom.js";
+import { botName, botsOf, dealNotice, fill, h, listing, midSentence, plural, ruleRef } from "./dom.js";
 import { gameModule, loadGameModule } from "./games/index.js";
 import { forgetSeat, loadSeat, savedName, saveName, saveSeat } from "./seats.js";
 
@@ -481,6 +481,27 @@ function renderInvite(view) {
   section.hidden = false;
 }
 
+/** The seats the game awaits that a bot which thinks plays (a search level, `thinks` in the
+ * game type's `bots`): the server moves for it a moment after the move that handed it the
+ * turn, so the table says it is thinking until then. */
+function thinkingSeats(view) {
+  if (view.status !== "active") return [];
+  const thinkers = new Set(botsOf(gameTypeInfo(view.game_type)).filter((bot) => bot.thinks).map((bot) => bot.name));
+  return (view.awaiting ?? view.to_act).filter((seat) => thinkers.has(view.seats[seat]?.bot));
+}
+
+/** "Ann (search bot) is thinking…", "Search bot and Ann (search bot) are thinking…": the
+ * bot's kind is said unless its name says it already. */
+function thinkingText(view, seats) {
+  if (!seats.length) return "";
+  const names = seats.map((seat) => {
+    const name = seatName(seat);
+    const kind = botName(view.seats[seat].bot).toLowerCase();
+    return name.toLowerCase().includes(kind) ? name : `${name} (${kind})`;
+  });
+  return `${listing(names)} ${seats.length === 1 ? "is" : "are"} thinking…`;
+}
+
 function statusText(view) {
   if (view.status === "waiting") {
     const free = view.seats.filter((seat) => !seat.taken).map((seat) => `seat ${seat.seat + 1}`);
@@ -488,7 +509,9 @@ function statusText(view) {
   }
   if (view.status === "finished") return "The game is over.";
   const phase = state.game.phaseText(view, ctx);
-  const awaited = view.awaiting ?? view.to_act;
+  // The bots that think are said apart: "… is thinking…" rather than "Waiting for …".
+  const thinking = thinkingSeats(view);
+  const awaited = (view.awaiting ?? view.to_act).filter((seat) => !thinking.includes(seat));
   let waiting;
   if (ctx.me !== null && view.legal_actions.length) {
     // The game's module may say what to do now (or that phaseText said it: "").
@@ -499,7 +522,7 @@ function statusText(view) {
   } else {
     waiting = awaited.length ? `Waiting for ${listing(awaited.map((seat) => ctx.name(seat)))}.` : "";
   }
-  return `${phase} ${waiting}`.replace(/\s+/g, " ").trim();
+  return `${phase} ${waiting} ${thinkingText(view, thinking)}`.replace(/\s+/g, " ").trim();
 }
 
 /** The badge of a seat the game awaits: "your turn", "their turn", or while several seats
@@ -514,6 +537,7 @@ function renderSeats(view) {
   const section = $("seats");
   const awaited = new Set(view.awaiting ?? view.to_act);
   const toAct = new Set(view.to_act);
+  const thinking = new Set(thinkingSeats(view));
   fill(
     section,
     h("h2", { id: "seats-heading" }, "Players"),
@@ -526,7 +550,8 @@ function renderSeats(view) {
         if (seat.bot) badges.push(h("span", { class: "badge bot" }, `bot: ${seat.bot}`));
         if (!seat.taken) badges.push(h("span", { class: "badge free" }, seat.reserved ? "kept for its player" : "free seat"));
         if (seat.away) badges.push(h("span", { class: "badge away" }, "away"));
-        if (awaited.has(seat.seat)) badges.push(h("span", { class: "badge awaited" }, awaitedWord(view, seat.seat)));
+        if (thinking.has(seat.seat)) badges.push(h("span", { class: "badge awaited thinking" }, "thinking…"));
+        else if (awaited.has(seat.seat)) badges.push(h("span", { class: "badge awaited" }, awaitedWord(view, seat.seat)));
         else if (toAct.has(seat.seat)) badges.push(h("span", { class: "badge to-act" }, "has chosen (may change it)"));
         const winner = view.result?.winners?.includes(seat.seat);
         if (winner) badges.push(h("span", { class: "badge winner" }, "winner"));
@@ -960,6 +985,7 @@ function render() {
   main.dataset.version = String(view.version);
   main.dataset.status = view.status;
   main.dataset.busy = state.busy ? "true" : "false";
+  main.dataset.thinking = thinkingSeats(view).join(" "); // the seats whose bot is thinking
   // Your move: the game awaits you (in a simultaneous phase you may still change an answer
   // you gave, but nobody waits for it).
   const awaited = (view.awaiting ?? view.to_act).includes(ctx.me);
