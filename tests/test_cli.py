@@ -25,7 +25,7 @@ def subcommands() -> dict[str, argparse.ArgumentParser]:
 
 def test_every_option_of_every_command_says_what_it_does_and_its_default():
     commands = subcommands()
-    assert set(commands) == {"serve", "healthcheck", "openapi", "games", "simulate"}
+    assert set(commands) == {"serve", "healthcheck", "openapi", "games", "simulate", "ladder"}
     for name, parser in commands.items():
         for action in parser._actions:
             if isinstance(action, argparse._HelpAction):

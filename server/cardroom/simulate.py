@@ -283,12 +283,12 @@ def run(
         by_policy[name] = {
             "seats": tally.seats,
             "wins": tally.wins,
-            "win_share": _round(tally.share),
-            "win_rate": _round(rate),
-            "ci95": [_round(low), _round(high)],
-            "share_rate": _round(tally.share / tally.seats) if tally.seats else None,
-            "fair_share": _round(fair),
-            "mean_score": _round(tally.score / tally.seats) if tally.seats else None,
+            "win_share": rounded(tally.share),
+            "win_rate": rounded(rate),
+            "ci95": [rounded(low), rounded(high)],
+            "share_rate": rounded(tally.share / tally.seats) if tally.seats else None,
+            "fair_share": rounded(fair),
+            "mean_score": rounded(tally.score / tally.seats) if tally.seats else None,
         }
     return {
         "game": config.game_type,
@@ -300,8 +300,8 @@ def run(
         "by_policy": by_policy,
         "overall": {
             "length_unit": length_unit,
-            "mean_length": _round(length_total / config.games) if length_unit else None,
-            "mean_actions": _round(actions_total / config.games),
+            "mean_length": rounded(length_total / config.games) if length_unit else None,
+            "mean_actions": rounded(actions_total / config.games),
             "shared_wins": shared,
             "endings": dict(sorted(endings.items())),
         },
@@ -326,7 +326,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _round(value: float | None) -> float | None:
+def rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
@@ -352,14 +352,14 @@ def format_table(figures: dict[str, Any]) -> str:
     for name, row in figures["by_policy"].items():
         if row["seats"]:
             low, high = row["ci95"]
-            ci = f"[{_pct(low)}, {_pct(high)}]"
-            rate, share_rate = _pct(row["win_rate"]), _pct(row["share_rate"])
+            ci = f"[{percent(low)}, {percent(high)}]"
+            rate, share_rate = percent(row["win_rate"]), percent(row["share_rate"])
             mean_score = f"{row['mean_score']:.2f}"
         else:
             ci = rate = share_rate = mean_score = "-"
         lines.append(
             f"{name:<{width}} {row['seats']:>7} {row['wins']:>7} {rate:>9} {ci:>17} "
-            f"{row['win_share']:>10.1f} {share_rate:>8} {_pct(row['fair_share']):>6} "
+            f"{row['win_share']:>10.1f} {share_rate:>8} {percent(row['fair_share']):>6} "
             f"{mean_score:>11}"
         )
     overall = figures["overall"]
@@ -382,7 +382,7 @@ def format_table(figures: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _pct(value: float | None) -> str:
+def percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 

@@ -36,7 +36,7 @@ from cardroom.bots import choose_thought
 from cardroom.registry import UnavailableGameType, get_game, get_policy
 from cardroom.store import Conflict, OutcomeUnknown
 from cardroom.store.connection import CLUSTER_ERRORS
-from cardroom.table import NotFound, Tables, Thought
+from cardroom.table import NotFound, Nothing, Tables, Thought
 
 log = logging.getLogger("cardroom.thinking")
 
@@ -44,6 +44,11 @@ log = logging.getLogger("cardroom.thinking")
 LEASE_SECONDS = 30.0
 # How much lower than the worker's the deciding process's CPU priority is (nice).
 NICENESS = 10
+# A game with no decision awaited that was written this recently is looked at again this
+# much later: a request enters a game in the thinking set just *before* its commit, so a
+# loop may load it in between (docs/architecture.md, "Bots that think").
+SETTLING_SECONDS = 10.0
+LOOK_AGAIN_SECONDS = 0.5
 
 
 class Mind:
@@ -128,18 +133,21 @@ class Thinking:
             return 0
         except Conflict:
             return 0  # too busy now; waiting again when the lease ends
-        if thought is None:
-            self.waiting.release(game_id, lease_end, None)
+        if isinstance(thought, Nothing):
+            now = self.tables.clock()
+            recent = now - thought.written_at < SETTLING_SECONDS
+            self.waiting.release(game_id, lease_end, now + LOOK_AGAIN_SECONDS if recent else None)
             return 0
         action = self.decide(thought)
         try:
-            played, again = self.tables.play_thought(thought, action)
+            played = self.tables.play_thought(thought, action)
         except NotFound:
             self.waiting.release(game_id, lease_end, None)
             return 0
-        # The commit entered the game again if another thought is due; a game that moved on
-        # meanwhile is thought about again at once.
-        self.waiting.release(game_id, lease_end, self.tables.clock() if again else None)
+        # Played: the commit entered the game again if another thought is due (lowering the
+        # lease's time, so this release leaves it). Not played (the game moved on
+        # meanwhile): look again at once.
+        self.waiting.release(game_id, lease_end, None if played else self.tables.clock())
         return int(played)
 
     def decide(self, thought: Thought) -> dict[str, Any]:
@@ -218,10 +226,14 @@ def serve_minds(requests: IO[bytes], answers: IO[bytes]) -> None:
         started = time.process_time()
         decided = answer(json.loads(line))
         decided["cpu_ms"] = round((time.process_time() - started) * 1000, 3)
-        answers.write(json.dumps(decided, separators=(",", ":")).encode() + b"\n")
-        answers.flush()
+        try:
+            answers.write(json.dumps(decided, separators=(",", ":")).encode() + b"\n")
+            answers.flush()
+        except BrokenPipeError:
+            return  # the worker is gone (stopped while this decision was made)
 
 
 if __name__ == "__main__":
     os.nice(NICENESS)
     serve_minds(sys.stdin.buffer, sys.stdout.buffer)
+    os._exit(0)  # nothing to clean up; an answer a gone worker did not take stays unflushed

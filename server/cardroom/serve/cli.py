@@ -50,6 +50,13 @@ def simulate(args: argparse.Namespace) -> int:
     return simulate_main(args)
 
 
+def ladder(args: argparse.Namespace) -> int:
+    """Play a round robin of bot policies (and an SDK bot) and print their ratings."""
+    from cardroom.ladder import main as ladder_main
+
+    return ladder_main(args)
+
+
 def healthcheck(args: argparse.Namespace) -> int:
     """Exit 0 if the server on this machine answers /healthz with 200, else 1 (for the
     image's HEALTHCHECK): the port comes from CARDROOM_BIND, as gunicorn's does."""
@@ -204,6 +211,86 @@ def build_parser() -> argparse.ArgumentParser:
         help="hide the progress line (default: shown on stderr when it is a terminal)",
     )
     sim.set_defaults(func=simulate)
+
+    rank = commands.add_parser(
+        "ladder",
+        help="rate bot policies (and a bot written with the SDK) in a round robin"
+        " (see docs/bots.md)",
+    )
+    rank.add_argument(
+        "--game",
+        required=True,
+        help="the game type to play, as `cardroom games` lists them (required)",
+    )
+    rank.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="players per game (default: 4, or the nearest number the game allows)",
+    )
+    rank.add_argument(
+        "--policies",
+        default=None,
+        help="the bot policies to rate, comma-separated, each named once"
+        " (default: every bot policy of the game)",
+    )
+    rank.add_argument(
+        "--games",
+        type=int,
+        default=240,
+        help="how many games to play in all; a whole number of the round robin's cycles"
+        " keeps seats and opponents even (default: %(default)s)",
+    )
+    rank.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the seed of the whole run: the same seed gives the same ratings"
+        " (default: %(default)s)",
+    )
+    rank.add_argument(
+        "--options",
+        default=None,
+        help="game options as a JSON object (default: none, every option at its own default)",
+    )
+    rank.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="play the in-process games in this many processes at once: the ratings do not"
+        " change, only the time they take (default: %(default)s)",
+    )
+    rank.add_argument(
+        "--server",
+        default=None,
+        help="the cardroom server on which the entrant's games are played, e.g."
+        " http://127.0.0.1:8000, given with --entrant (default: none)",
+    )
+    rank.add_argument(
+        "--entrant",
+        default=None,
+        help="a bot written with the SDK to rate with the policies: package.module:Class (a"
+        " cardroom_sdk.Bot subclass, importable from the current directory or PYTHONPATH), or"
+        " the SDK's random or eager, given with --server (default: none)",
+    )
+    rank.add_argument(
+        "--game-timeout",
+        type=float,
+        default=600.0,
+        help="seconds an entrant's game may take on the server before the run fails"
+        " (default: %(default)s)",
+    )
+    rank.add_argument(
+        "--json",
+        action="store_true",
+        help="print the figures as one JSON object (default: a table)",
+    )
+    rank.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="hide the progress line (default: shown on stderr when it is a terminal)",
+    )
+    rank.set_defaults(func=ladder)
     return parser
 
 

@@ -44,7 +44,7 @@ from cardroom.table.following import Follow, redacted
 from cardroom.table.history import History
 from cardroom.table.move import ActionOutcome
 from cardroom.table.replays import build as build_replay
-from cardroom.table.thinking import Thought
+from cardroom.table.thinking import Nothing, Thought
 from cardroom.table.views import etag_for
 
 if TYPE_CHECKING:
@@ -182,10 +182,10 @@ class Tables:
 
     # --- bots that think (table/thinking.py) -------------------------------------------------
 
-    def pending_thought(self, game_id: str) -> Thought | None:
+    def pending_thought(self, game_id: str) -> Thought | Nothing:
         return thinking.pending_thought(self.ctx, game_id)
 
-    def play_thought(self, thought: Thought, action: dict[str, Any]) -> tuple[bool, bool]:
+    def play_thought(self, thought: Thought, action: dict[str, Any]) -> bool:
         return thinking.play_thought(self.ctx, thought, action)
 
     # --- the store's Redis -----------------------------------------------------------------
@@ -218,6 +218,7 @@ __all__ = [
     "IdempotencyKeyReused",
     "InvalidRequest",
     "NotFound",
+    "Nothing",
     "OutcomeUnknown",
     "PreconditionFailed",
     "SeatReserved",

@@ -57,14 +57,21 @@ class Thought:
         }
 
 
-def pending_thought(ctx: Context, game_id: str) -> Thought | None:
-    """The decision the game awaits from a bot that thinks, due work settled first; None if
-    it awaits none."""
+@dataclass(frozen=True)
+class Nothing:
+    """No decision awaited, as the game stood when it was last written (``written_at``)."""
+
+    written_at: float
+
+
+def pending_thought(ctx: Context, game_id: str) -> Thought | Nothing:
+    """The decision the game awaits from a bot that thinks, due work settled first; else
+    ``Nothing``, with when the game was last written."""
     record = settled(ctx, game_id)
     game = get_game(record.game_type, record.rules_version)
     found = thinking_seat(record, game)
     if found is None:
-        return None
+        return Nothing(record.updated_at)
     seat, bot = found
     events = ctx.history.events_after(record, 0, record.seq)
     return Thought(
@@ -82,29 +89,20 @@ def pending_thought(ctx: Context, game_id: str) -> Thought | None:
     )
 
 
-def play_thought(ctx: Context, thought: Thought, action: Action) -> tuple[bool, bool]:
+def play_thought(ctx: Context, thought: Thought, action: Action) -> bool:
     """Play ``action`` for the thought's seat if the game is still where it was thought of,
-    then the bots that follow within a request's budget, and commit.
-
-    Returns (played, thinking again): played is False when the game moved on meanwhile (the
-    caller thinks again); thinking again is True when a bot that thinks is to play next.
-    """
+    then the bots that follow within a request's budget, and commit (which enters the game
+    in the thinking set again if a bot that thinks is to play next). False when the game
+    moved on meanwhile: the caller looks again."""
     for _ in range(MAX_ATTEMPTS):
         record = ctx.load(thought.game_id).record
         if record.version != thought.version or record.status != "active":
-            return False, thinking_seat_of(ctx, thought.game_id) is not None
+            return False
         game = get_game(record.game_type, record.rules_version)
         now = ctx.clock()
         ms = steps.time_for(record, now)
         steps.act(record, game, thought.seat, action, ms)
         play_bots(record, game, ms, ctx.spending())
         if write_change(ctx, record, game, now):
-            again = record.status == "active" and thinking_seat(record, game) is not None
-            return True, again
-    return False, True
-
-
-def thinking_seat_of(ctx: Context, game_id: str) -> tuple[int, str] | None:
-    """The seat whose bot thinks that the game awaits now (due work settled first)."""
-    record = settled(ctx, game_id)
-    return thinking_seat(record, get_game(record.game_type, record.rules_version))
+            return True
+    return False
