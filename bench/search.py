@@ -25,26 +25,15 @@ same games.
 
 ``--quick`` (the default) plays 8 games per setting at level "search" and 2 at
 "search-strong" (about a minute on two cores): it proves the bench runs. ``--full`` plays
-100 and 20 (about 15 minutes of CPU, half that in wall time on two cores): 100 games give
+100 and 20 (about 20 minutes of CPU, half that in wall time on two cores): 100 games give
 intervals of about ±10 points. ``--games`` sets the games per setting, ``--actions``
 overrides the levels' budget (engine actions per decision, for tuning). Games run in
 ``--processes`` worker processes (default: one per core); CPU time is measured inside
 each. The figures go to ``bench/results/search.json`` (``--out``), the tables to stdout.
 
-Figures (``--full``, 2-core Xeon, Python 3.11; 880 s of CPU in decisions, 489 s wall), win
-rate vs greedy with its 95 % Wilson interval, CPU ms per decision median / p99:
-
-    setting              search (20 it.)               search-strong (100 it.)
-    mr-toast 2p          53 % (43-62) of 100, 19 / 36   55 % (34-74) of 20, 92 / 166
-    mr-toast 4p          33 % (25-43) of 100, 41 / 76   40 % (22-61) of 20, 205 / 370
-    exact-plays 2p       66 % (56-75) of 100, 37 / 76   80 % (58-92) of 20, 190 / 379
-    exact-plays 4p       51 % (41-61) of 100, 95 / 183  55 % (34-74) of 20, 446 / 871
-
-(chance: 50 % with 2 players, 25 % with 4). Unguided ISMCTS, measured while tuning on 20-40
-games a setting at about the same CPU: random rollouts (60 iterations) won 25 %, 30 %, 25 %,
-20 % of the same four settings; greedy rollouts without the policy's guidance in the tree (25
-iterations) 45 %, 35 %, 20 %, 5 %. With 2 players Mr Toast needs more iterations to gain on
-greedy: 200 guided iterations won 59-62 % of 80 games.
+The latest figures and how the search was chosen (the ISMCTS tree it replaced, measured
+here) are on docs/bots.md; the strength figures there come from ``cardroom simulate`` runs
+of 400 games and more, this bench's from fewer.
 """
 
 from __future__ import annotations
