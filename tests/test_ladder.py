@@ -99,10 +99,13 @@ def test_rotations_of_a_seating_share_a_deal_and_cycles_get_new_ones():
 # --- the ratings -----------------------------------------------------------------------------
 
 
-def test_ranks_put_winners_first_then_the_others_by_score():
-    assert lad.ranks({"winners": [2], "scores": [5, 7, 9, 7]}, 4) == [4, 2, 1, 2]
+def test_ranks_put_winners_first_and_the_others_tied_behind_them():
+    """A game is won or lost: a loser's score does not rank it (a bot that risks more to
+    win must not rate below one that never wins)."""
+    assert lad.ranks({"winners": [2], "scores": [5, 7, 9, 7]}, 4) == [2, 2, 1, 2]
     assert lad.ranks({"winners": [0, 1], "scores": [3, 3]}, 2) == [1, 1]  # a shared win
-    assert lad.ranks({"winners": [1], "scores": [-4, -9]}, 2) == [2, 1]  # winners before score
+    assert lad.ranks({"winners": [1], "scores": [-4, -9]}, 2) == [2, 1]  # winners, not score
+    assert lad.ranks({"winners": [], "scores": [1, 2, 3]}, 3) == [1, 1, 1]
 
 
 def test_seats_of_one_policy_combine_as_independent_evidence():

@@ -20,7 +20,9 @@ gives the same figures (timings aside), however many ``--processes`` play them.
 **The ratings.** Each game's result is rated, in game-index order, with OpenSkill's
 Plackett-Luce model (Weng & Lin, "A Bayesian Approximation Method for Online Ranking",
 JMLR 2011) at its usual prior (mu 25, sigma 25/3): the winners rank first (a shared win a
-tie), the others by score (higher is better, as every game's ``scores`` are). A bot's
+tie), the others tie behind them. A game is won or lost: the bots (the search levels most
+of all) play to win, not to score well in defeat, and ranking the losers by score rated a
+bot that takes risks to win below one that never wins. A bot's
 strength does not drift, so there is no dynamics term (tau 0): sigma only says how much
 the games so far leave unknown. A policy that holds several seats of one table (fewer
 policies than seats) is rated on each seat from the same prior and the seats' updates are
@@ -329,17 +331,10 @@ def check_server(client: Any, ladder: Ladder) -> None:
 
 
 def ranks(result: dict[str, Any], players: int) -> list[int]:
-    """Each seat's place (1 first; equal places tie): winners first, the others by score."""
+    """Each seat's place (1 first; equal places tie): the winners first, the others tied
+    behind them (a game without winners: every seat tied)."""
     winners = set(result.get("winners") or [])
-    scores = result.get("scores") or [0] * players
-
-    def standing(seat: int) -> tuple[bool, float]:
-        return seat in winners, scores[seat]
-
-    return [
-        1 + sum(standing(other) > standing(seat) for other in range(players))
-        for seat in range(players)
-    ]
+    return [1 if seat in winners or not winners else 2 for seat in range(players)]
 
 
 def rate(ladder: Ladder, results: Sequence[dict[str, Any]]) -> dict[str, tuple[float, float]]:
