@@ -274,4 +274,6 @@ def test_an_entrant_game_that_hangs_or_fails_fails_the_run(live_server):
 def test_the_docs_show_how_to_run_the_ladder():
     page = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
     assert "cardroom ladder --game" in page and "--entrant" in page
-    assert "Ratings: see the table below (measured by the lead)" in page
+    assert "## Ratings" in page
+    for setting in ("Exact Plays, 2 players", "Mr Toast, 4 players"):
+        assert f"**{setting}** (`--game" in page  # each ratings table says its command
