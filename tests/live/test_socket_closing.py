@@ -179,7 +179,9 @@ class Client:
         with contextlib.suppress(OSError, websocket.WebSocketException):
             if manner.startswith("close"):
                 ws.send_close(status=1000)
-            ws.sock.shutdown(socket.SHUT_RDWR)  # wakes its reader, which closes it
+            sock = ws.sock  # None once its own thread has closed it meanwhile
+            if sock is not None:
+                sock.shutdown(socket.SHUT_RDWR)  # wakes its reader, which closes it
 
     def one_socket(self, ws: websocket.WebSocket, moment: str, manner: str) -> None:
         hello: dict[str, Any] = {"type": "hello"}
