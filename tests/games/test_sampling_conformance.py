@@ -46,9 +46,27 @@ class ReadsTheClock(MrToast):
         return state
 
 
+class SharesItsCopy(MrToast):
+    """A "copy" for search that is the state itself: playing on it changes the original."""
+
+    def copy_state(self, state):  # type: ignore[no-untyped-def]
+        return state
+
+
+class CopiesPartly(MrToast):
+    """A copy that leaves out the discard pile."""
+
+    def copy_state(self, state):  # type: ignore[no-untyped-def]
+        copied = super().copy_state(state)
+        copied["discard_pile"] = []
+        return copied
+
+
 @pytest.mark.parametrize(
     ("broken", "problem"),
     [
+        (SharesItsCopy, "copied state shares parts with the state"),
+        (CopiesPartly, "copied state differs from the state"),
         (ShowsAnotherHand, "sampled state shows another view"),
         (LosesACard, "sampled state hides other cards"),
         (ReadsTheClock, "sampling depends on more than its arguments"),
