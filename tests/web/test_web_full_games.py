@@ -14,7 +14,7 @@ import requests
 from web_kit import (
     HTTP_TIMEOUT,
     MOVE_TIMEOUT_MS,
-    click_action,
+    click_preferred,
     create_with_bots,
     game_id_of,
     in_viewport,
@@ -54,36 +54,8 @@ GAMES = {
     },
 }
 TITLES = {"mr-toast": "Mr Toast", "exact-plays": "Exact Plays"}
-# The test's player: the first offered move of the first kind in this order (a declaration
-# of 3 plays; a play of the most cards).
-PREFERENCE = (
-    "score",
-    "give_red",
-    "clear_red",
-    "play_blue",
-    "no_way",
-    "allow",
-    "end_turn",
-    "declare",
-    "rps",
-    "play",
-    "draw",
-    "pass",
-)
 MAX_MOVES = 90
 GAME_SECONDS = 40
-
-
-def choose(page: Any, shown: list[dict[str, Any]]) -> None:
-    kinds = {action["type"] for action in shown}
-    kind = next(kind for kind in PREFERENCE if kind in kinds)
-    if kind == "declare":
-        choice = {"type": "declare", "tokens": 3}
-    elif kind == "play":
-        choice = max((a for a in shown if a["type"] == "play"), key=lambda a: len(a["cards"]))
-    else:
-        choice = next(action for action in shown if action["type"] == kind)
-    click_action(page, choice)
 
 
 def check_rules_link(page: Any, base: str, game_type: str) -> None:
@@ -121,7 +93,7 @@ def test_a_whole_game_by_clicking_ends_with_the_result_in_view(
     assert game_id_of(page) == game_id and status(page) == "active"
     check_rules_link(page, live_server, game_type)
 
-    moves = play_until_over(page, choose, max_moves=MAX_MOVES, seconds=GAME_SECONDS)
+    moves = play_until_over(page, click_preferred, max_moves=MAX_MOVES, seconds=GAME_SECONDS)
     heading = page.locator("#result-heading")
     assert "Game over" in heading.inner_text()
     where = in_viewport(page, "#result-heading")
@@ -150,7 +122,7 @@ def test_a_four_player_exact_plays_end_does_not_scroll_sideways_on_a_phone(
         seed=5,
     )
     sit_down(page, game_id, "Ann")
-    play_until_over(page, choose, max_moves=30, seconds=30)
+    play_until_over(page, click_preferred, max_moves=30, seconds=30)
     assert page.locator("#centre table.penalties th[scope=col]").count() == 5
     widths = page.evaluate(
         "() => ({page: document.documentElement.scrollWidth, window: window.innerWidth,"

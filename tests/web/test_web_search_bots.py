@@ -19,7 +19,7 @@ import requests
 from web_kit import (
     HTTP_TIMEOUT,
     MOVE_TIMEOUT_MS,
-    click_action,
+    click_preferred,
     create_in_lobby,
     play_until_over,
     status,
@@ -31,22 +31,6 @@ SEARCH_LEVELS = ("search", "search-strong")
 # players, so 3 rounds at most (EP-15); its turn limit (EP-16) only a bound.
 MR_TOAST_OPTIONS = {"turn_limit": 12}
 EXACT_PLAYS_OPTIONS = {"turn_limit": 60}
-# The person's moves: the first offered move of the first kind in this order (a declaration
-# of 3 plays; a play of the most cards).
-PREFERENCE = (
-    "score",
-    "give_red",
-    "clear_red",
-    "play_blue",
-    "no_way",
-    "allow",
-    "end_turn",
-    "declare",
-    "rps",
-    "play",
-    "draw",
-    "pass",
-)
 MAX_MOVES = 120
 GAME_SECONDS = 150
 
@@ -68,18 +52,6 @@ document.addEventListener("DOMContentLoaded", () => {
   new MutationObserver(note).observe(line, { childList: true, characterData: true, subtree: true });
 });
 """
-
-
-def choose(page: Any, shown: list[dict[str, Any]]) -> None:
-    kinds = {action["type"] for action in shown}
-    kind = next(kind for kind in PREFERENCE if kind in kinds)
-    if kind == "declare":
-        choice = {"type": "declare", "tokens": 3}
-    elif kind == "play":
-        choice = max((a for a in shown if a["type"] == "play"), key=lambda a: len(a["cards"]))
-    else:
-        choice = next(action for action in shown if action["type"] == kind)
-    click_action(page, choice)
 
 
 def bot_menu_words(base: str, game_type: str) -> dict[str, str]:
@@ -137,7 +109,7 @@ def play_against_search(
         before_create=check_seat_menu(live_server, game_type),
     )
     assert status(page) == "active"
-    moves = play_until_over(page, choose, max_moves=MAX_MOVES, seconds=GAME_SECONDS)
+    moves = play_until_over(page, click_preferred, max_moves=MAX_MOVES, seconds=GAME_SECONDS)
     assert "Game over" in page.locator("#result-heading").inner_text()
     summary = requests.get(f"{live_server}/v1/games/{game_id}", timeout=HTTP_TIMEOUT).json()
     assert summary["status"] == "finished"

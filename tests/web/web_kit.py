@@ -321,3 +321,34 @@ def in_viewport(page: Any, selector: str) -> dict[str, float]:
         "e => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom,"
         " height: window.innerHeight, inside: r.top >= 0 && r.bottom <= window.innerHeight}; }",
     )
+
+
+# A simple person's moves: the first offered move of the first kind in this order (a
+# declaration of 3 plays; a play of the most cards).
+PREFERENCE = (
+    "score",
+    "give_red",
+    "clear_red",
+    "play_blue",
+    "no_way",
+    "allow",
+    "end_turn",
+    "declare",
+    "rps",
+    "play",
+    "draw",
+    "pass",
+)
+
+
+def click_preferred(page: Any, shown: list[dict[str, Any]]) -> None:
+    """Click the move ``PREFERENCE`` picks among those shown."""
+    kinds = {action["type"] for action in shown}
+    kind = next(kind for kind in PREFERENCE if kind in kinds)
+    if kind == "declare":
+        choice = {"type": "declare", "tokens": 3}
+    elif kind == "play":
+        choice = max((a for a in shown if a["type"] == "play"), key=lambda a: len(a["cards"]))
+    else:
+        choice = next(action for action in shown if action["type"] == kind)
+    click_action(page, choice)
