@@ -219,6 +219,43 @@ def test_a_watcher_reads_that_a_search_bot_is_thinking_until_it_has_moved(open_p
     assert view["awaiting"] == [1], view["awaiting"]
 
 
+def test_a_watcher_reads_that_an_away_seat_played_by_a_search_bot_is_thinking(
+    open_page, live_server
+):
+    """An away seat the game's `away_bot` option hands to a search level is played by a bot
+    that thinks: the table says "Ann (search-strong bot) is thinking…" of it, as of a bot
+    seat, and its badge says "thinking…". Here neither person moves: each times out after a
+    second (MT-17) and is away at once, so the away bot plays both seats; the turn limit
+    (MT-11) ends the game soon after."""
+    page, _ = open_page(1280, 900)
+    page.add_init_script(RECORD_STATUSES)
+    options = {"turn_seconds": 1, "away_after": 1, "away_bot": "search-strong", "turn_limit": 3}
+    body = {"game_type": "mr-toast", "players": 2, "options": options, "seed": 5}
+    answer = requests.post(f"{live_server}/v1/games", json=body, timeout=HTTP_TIMEOUT)
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["id"]
+    page.goto(f"/watch/{game_id}")
+    page.wait_for_selector("main[data-status=waiting]", timeout=MOVE_TIMEOUT_MS)
+    for name in ("Ann", "Bea"):
+        joined = requests.post(
+            f"{live_server}/v1/games/{game_id}/join", json={"name": name}, timeout=HTTP_TIMEOUT
+        )
+        assert joined.status_code in (200, 201), joined.text
+    page.wait_for_function(
+        "() => window.cardroomStatuses.some((e) => e.thinking !== '')", timeout=MOVE_TIMEOUT_MS
+    )
+    shown = page.evaluate("() => window.cardroomStatuses")
+    thinking = [entry for entry in shown if entry["thinking"]]
+    names = {"0": "Ann", "1": "Bea"}
+    for entry in thinking:
+        assert entry["badges"] == entry["thinking"], entry
+        seat = entry["thinking"]
+        assert f"{names[seat]} (search-strong bot) is thinking…" in entry["text"], entry
+    page.wait_for_selector("main[data-status=finished]", timeout=MOVE_TIMEOUT_MS * 4)
+    summary = requests.get(f"{live_server}/v1/games/{game_id}", timeout=HTTP_TIMEOUT).json()
+    assert [seat["bot"] for seat in summary["seats"]] == [None, None], "people's seats"
+
+
 def test_without_bot_descriptions_the_seat_menu_names_each_bot(open_page, live_server):
     """A server that does not describe its bots (no `bots` in GET /v1/game-types) still has
     every policy of `bot_policies` offered, named only."""

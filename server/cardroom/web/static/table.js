@@ -482,12 +482,19 @@ function renderInvite(view) {
 }
 
 /** The seats the game awaits that a bot which thinks plays (a search level, `thinks` in the
- * game type's `bots`): the server moves for it a moment after the move that handed it the
- * turn, so the table says it is thinking until then. */
+ * game type's `bots`): a bot seat, or an away seat when the game's `away_bot` option hands
+ * away seats to such a bot. The server moves for it a moment after the move that handed it
+ * the turn, so the table says it is thinking until then. */
 function thinkingSeats(view) {
   if (view.status !== "active") return [];
   const thinkers = new Set(botsOf(gameTypeInfo(view.game_type)).filter((bot) => bot.thinks).map((bot) => bot.name));
-  return (view.awaiting ?? view.to_act).filter((seat) => thinkers.has(view.seats[seat]?.bot));
+  return (view.awaiting ?? view.to_act).filter((seat) => thinkers.has(serverBot(view, seat)));
+}
+
+/** The bot the server plays a seat with: the seat's own, or the `away_bot` of an away seat. */
+function serverBot(view, seat) {
+  const held = view.seats[seat];
+  return held?.bot ?? (held?.away ? view.options?.away_bot ?? null : null);
 }
 
 /** "Ann (search bot) is thinking…", "Search bot and Ann (search bot) are thinking…": the
@@ -496,7 +503,7 @@ function thinkingText(view, seats) {
   if (!seats.length) return "";
   const names = seats.map((seat) => {
     const name = seatName(seat);
-    const kind = botName(view.seats[seat].bot).toLowerCase();
+    const kind = botName(serverBot(view, seat)).toLowerCase();
     return name.toLowerCase().includes(kind) ? name : `${name} (${kind})`;
   });
   return `${listing(names)} ${seats.length === 1 ? "is" : "are"} thinking…`;
