@@ -764,29 +764,44 @@ def _summarise(
 
 
 class Prober:
-    """GET /healthz every ``every`` seconds on a fresh connection, until stopped."""
+    """A timed probe every ``every`` seconds, one after another on a thread of its own, until
+    stopped: by default ``GET /healthz`` on a fresh connection; ``probe`` (returning the
+    seconds it took and the HTTP status) times anything else, e.g. a person's action."""
 
-    def __init__(self, base: str, every: float = 0.05, timeout: float = 10.0):
+    def __init__(
+        self,
+        base: str,
+        every: float = 0.05,
+        timeout: float = 10.0,
+        probe: Callable[[], tuple[float, int]] | None = None,
+    ):
         self.base = base
         self.every = every
         self.timeout = timeout
+        self.probe = probe or self.healthz
         self.times: list[float] = []
         self.failures: list[str] = []
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
 
+    def healthz(self) -> tuple[float, int]:
+        started = time.perf_counter()
+        answer = requests.get(
+            f"{self.base}/healthz", timeout=self.timeout, headers={"Connection": "close"}
+        )
+        return time.perf_counter() - started, answer.status_code
+
     def _run(self) -> None:
         while not self.stopped.is_set():
             started = time.perf_counter()
             try:
-                answer = requests.get(
-                    f"{self.base}/healthz", timeout=self.timeout, headers={"Connection": "close"}
-                )
-                if answer.status_code != 200:
-                    self.failures.append(str(answer.status_code))
+                took, status = self.probe()
+                if status != 200:
+                    self.failures.append(str(status))
             except requests.RequestException as error:
+                took = time.perf_counter() - started
                 self.failures.append(error.__class__.__name__)
-            self.times.append(time.perf_counter() - started)
+            self.times.append(took)
             self.stopped.wait(self.every)
 
     def start(self) -> None:

@@ -150,38 +150,6 @@ class PersonTable:
         self.session.close()
 
 
-class ActionProber:
-    """The person's timed actions, one after another with ``every`` seconds between, on a
-    thread of its own until stopped (the shape of bench/load.py's ``Prober``)."""
-
-    def __init__(self, person: PersonTable, every: float) -> None:
-        self.person = person
-        self.every = every
-        self.times: list[float] = []
-        self.failures: list[str] = []
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self.stopped.is_set():
-            try:
-                took, status = self.person.act()
-                self.times.append(took)
-                if status != 200:
-                    self.failures.append(str(status))
-            except requests.RequestException as error:
-                self.failures.append(error.__class__.__name__)
-            self.stopped.wait(self.every)
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.stopped.set()
-        if self.thread.is_alive():
-            self.thread.join(timeout=60)
-
-
 # --- the search tables ---------------------------------------------------------------------------
 
 
@@ -353,7 +321,7 @@ def window(
     roots = {"server": [server.pid], "minds": minds(server.pid), "redis": [redis_pid]}
     meter = launch.CpuMeter(roots)
     healthz = Prober(server.url, every=mode.every)
-    action = ActionProber(person, every=mode.every)
+    action = Prober(server.url, every=mode.every, timeout=30, probe=person.act)
     client_before = sum(os.times()[:2])
     meter.start()
     started = time.perf_counter()
