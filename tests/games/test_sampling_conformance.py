@@ -1,6 +1,7 @@
 """The kit's conformance check covers sampling (issue 29: "the conformance test covers
 sampling for every registered game"): on samplers broken on purpose it fails, naming the
-problem. Each broken sampler wraps Mr Toast's own."""
+problem. Each broken sampler wraps Mr Toast's own; so does each broken ``apply_legal``, the
+unchecked apply a search's play-outs use."""
 
 from __future__ import annotations
 
@@ -62,6 +63,23 @@ class CopiesPartly(MrToast):
         return copied
 
 
+class ForgetsTheEvents(MrToast):
+    """An unchecked apply that changes the state as ``apply`` does but tells nothing."""
+
+    def apply_legal(self, state, seat, action):  # type: ignore[no-untyped-def]
+        super().apply_legal(state, seat, action)
+        return []
+
+
+class CrashesOnSomeMoves(MrToast):
+    """An unchecked apply that cannot apply every legal action."""
+
+    def apply_legal(self, state, seat, action):  # type: ignore[no-untyped-def]
+        if action["type"] == "end_turn":
+            raise KeyError("end_turn")
+        return super().apply_legal(state, seat, action)
+
+
 @pytest.mark.parametrize(
     ("broken", "problem"),
     [
@@ -70,6 +88,8 @@ class CopiesPartly(MrToast):
         (ShowsAnotherHand, "sampled state shows another view"),
         (LosesACard, "sampled state hides other cards"),
         (ReadsTheClock, "sampling depends on more than its arguments"),
+        (ForgetsTheEvents, "apply_legal differs from apply"),
+        (CrashesOnSomeMoves, "apply_legal fails on a legal action"),
     ],
 )
 def test_a_broken_sampler_fails_the_check_naming_the_problem(broken: type, problem: str) -> None:

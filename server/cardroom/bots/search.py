@@ -205,7 +205,7 @@ class Playouts:
         its end, every random draw from ``seed``."""
         game, rollout = self.game, self.rollout
         state = game.copy_state(sample)
-        game.apply(state, self.seat, action)
+        game.apply_legal(state, self.seat, action)
         rng = Random(seed)
         players: int = state["players"]
         steps = 1
@@ -221,7 +221,7 @@ class Playouts:
                 chosen = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
             else:
                 chosen = rollout(game.view(state, seat), legal, rng)
-            game.apply(state, seat, chosen)
+            game.apply_legal(state, seat, chosen)
             steps += 1
         self.spent += steps
         if game.is_over(state):

@@ -38,6 +38,11 @@ class Field:
         """The value as the handler wants it; IllegalAction naming the field if it is bad."""
         raise NotImplementedError
 
+    def trusted(self, value: Any, game: CardReader, state: State, seat: int) -> Any:
+        """The value as the handler wants it, from an action ``legal_actions`` listed, with
+        no check (``Game.apply_legal``): what ``read`` returns for it."""
+        return value
+
     def refuse(self, message: str) -> IllegalAction:
         return IllegalAction(message, rule=self.rule, field=self.name)
 
@@ -56,6 +61,9 @@ class CardField(Field):
         if card is None:
             raise self.refuse(f"{self.name}: card {value} is not in your hand")
         return card
+
+    def trusted(self, value: Any, game: CardReader, state: State, seat: int) -> Any:
+        return game.hand_card(state, seat, value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,6 +84,9 @@ class CardsField(Field):
                 raise self.refuse(f"{self.name} lists {item} twice")
             cards.append(card)
         return cards
+
+    def trusted(self, value: Any, game: CardReader, state: State, seat: int) -> list[Any]:
+        return [game.hand_card(state, seat, item) for item in value]
 
 
 @dataclass(frozen=True, kw_only=True)

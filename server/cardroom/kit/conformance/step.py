@@ -77,10 +77,24 @@ def check_step(game: Game, state: State, seat: int, now: float, rng: random.Rand
         try:
             game.read_action(state, seat, action)
             game.apply(json.loads(text), seat, json.loads(json.dumps(action)), now)
+            checked = json.loads(text)
+            events = game.apply(checked, seat, json.loads(json.dumps(action)))
         except RuleError as error:
             raise ConformanceError(
                 "legal action refused", f"{action!r} by seat {seat}: {error.message}"
             ) from error
+        trusted = json.loads(text)
+        try:
+            trusted_events = game.apply_legal(trusted, seat, json.loads(json.dumps(action)))
+        except Exception as error:  # a plug-in's failure, reported by name
+            raise ConformanceError(
+                "apply_legal fails on a legal action", f"{action!r} by seat {seat}: {error!r}"
+            ) from error
+        expect(
+            trusted == checked and trusted_events == events,
+            "apply_legal differs from apply",
+            f"{action!r} by seat {seat}: the state or events differ",
+        )
         listed.add(move.canonical(action))
     expect(json.dumps(state) == text, "listing legal actions changed the state", f"seat {seat}")
 
