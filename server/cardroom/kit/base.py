@@ -184,8 +184,7 @@ class Game(ABC):
     def apply_legal(self, state: State, seat: int, action: Action) -> list[Event]:
         """Apply, in place, an action that ``legal_actions(state, seat)`` listed, without
         checking it again: for a search's play-outs, which apply only listed actions and
-        need not pay for the checks (a Mr Toast search decision costs about 9 % less CPU by
-        it, an Exact Plays one 1 to 3 %). The state and events
+        need not pay for the checks (docs/bots.md has what it saves). The state and events
         are those ``apply(state, seat, action)`` gives; any other action is undefined
         behaviour (``apply`` is the door for everything from outside). No time passes: a
         deadline is not settled. The conformance check applies every legal action both
