@@ -77,26 +77,13 @@ def check_step(game: Game, state: State, seat: int, now: float, rng: random.Rand
         try:
             game.read_action(state, seat, action)
             game.apply(json.loads(text), seat, json.loads(json.dumps(action)), now)
-            checked = json.loads(text)
-            events = game.apply(checked, seat, json.loads(json.dumps(action)))
         except RuleError as error:
             raise ConformanceError(
                 "legal action refused", f"{action!r} by seat {seat}: {error.message}"
             ) from error
-        trusted = json.loads(text)
-        try:
-            trusted_events = game.apply_legal(trusted, seat, json.loads(json.dumps(action)))
-        except Exception as error:  # a plug-in's failure, reported by name
-            raise ConformanceError(
-                "apply_legal fails on a legal action", f"{action!r} by seat {seat}: {error!r}"
-            ) from error
-        expect(
-            trusted == checked and trusted_events == events,
-            "apply_legal differs from apply",
-            f"{action!r} by seat {seat}: the state or events differ",
-        )
         listed.add(move.canonical(action))
     expect(json.dumps(state) == text, "listing legal actions changed the state", f"seat {seat}")
+    check_apply_legal(game, text, seat, rng.choice(legal))
 
     # Not objects, unknown types, other phases' moves, seats that may not act.
     for junk in (None, "pass", 3, [], {}, {"type": None}, {"type": "zzz"}, {"type": ["x"]}):
@@ -129,6 +116,25 @@ def check_step(game: Game, state: State, seat: int, now: float, rng: random.Rand
         for action in built_actions(move, hand, state, rng):
             if move.canonical(action) not in listed:
                 check_refused(game, state, seat, action, RuleError, now)
+
+
+def check_apply_legal(game: Game, text: str, seat: int, action: Action) -> None:
+    """``apply_legal`` gives the state and events ``apply`` gives, for one legal action of
+    each step (a whole game's steps cover every kind)."""
+    checked = json.loads(text)
+    events = game.apply(checked, seat, json.loads(json.dumps(action)))
+    trusted = json.loads(text)
+    try:
+        trusted_events = game.apply_legal(trusted, seat, json.loads(json.dumps(action)))
+    except Exception as error:  # a plug-in's failure, reported by name
+        raise ConformanceError(
+            "apply_legal fails on a legal action", f"{action!r} by seat {seat}: {error!r}"
+        ) from error
+    expect(
+        trusted == checked and trusted_events == events,
+        "apply_legal differs from apply",
+        f"{action!r} by seat {seat}: the state or events differ",
+    )
 
 
 def hidden_by_viewer(game: Game, state: State) -> dict[int | None, set[str]]:
