@@ -187,8 +187,8 @@ class Game(ABC):
         need not pay for the checks (docs/bots.md has what it saves). The state and events
         are those ``apply(state, seat, action)`` gives; any other action is undefined
         behaviour (``apply`` is the door for everything from outside). No time passes: a
-        deadline is not settled. The conformance check applies every legal action both
-        ways and compares."""
+        deadline is not settled. The conformance check applies a legal action of every
+        step both ways and compares."""
         move = self.moves_by_type[action["type"]]
         args: Args = {}
         for field in move.fields:
