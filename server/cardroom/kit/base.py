@@ -161,11 +161,13 @@ class Game(ABC):
     def _acted(self, state: State, seat: Any, action: Any, now: float | None) -> list[Event]:
         """A seat's own action (a person's or a bot's): its clock starts afresh."""
         events = self._apply(state, seat, action, now)
-        clock = state.get("clock")
-        if clock is not None:
-            clock["missed"][seat] = 0
+        self._clock_afresh(state, seat)
         self._tick(state, now)
         return events
+
+    def _clock_afresh(self, state: State, seat: int) -> None:
+        if (clock := state.get("clock")) is not None:
+            clock["missed"][seat] = 0
 
     def _apply(self, state: State, seat: Any, action: Any, now: float | None) -> list[Event]:
         if self.is_over(state):
@@ -176,30 +178,29 @@ class Game(ABC):
             message, rule = self.not_your_turn(state, seat)
             raise NotYourTurn(message, rule=rule)
         move, args = self.read_action(state, seat, action)
+        return self._perform(state, seat, move, args, now)
+
+    def _perform(
+        self, state: State, seat: int, move: Move, args: Args, now: float | None
+    ) -> list[Event]:
+        """A move whose fields are read: its handler, then what follows every move."""
         events: list[Event] = []
         getattr(self, move.handler)(state, seat, args, events, now)
         self.after_move(state, events)
         return events
 
     def apply_legal(self, state: State, seat: int, action: Action) -> list[Event]:
-        """Apply, in place, an action that ``legal_actions(state, seat)`` listed, without
-        checking it again: for a search's play-outs, which apply only listed actions and
-        need not pay for the checks (docs/bots.md has what it saves). The state and events
-        are those ``apply(state, seat, action)`` gives; any other action is undefined
-        behaviour (``apply`` is the door for everything from outside). No time passes: a
-        deadline is not settled. The conformance check applies a legal action of every
-        step both ways and compares."""
+        """Apply in place, unchecked, an action ``legal_actions(state, seat)`` listed, as
+        ``apply(state, seat, action)`` would (state and events; no deadline settles), for
+        a search's play-outs (docs/bots.md: what it saves). Any other action is undefined
+        behaviour: ``apply`` is the door from outside. The conformance check compares."""
         move = self.moves_by_type[action["type"]]
         args: Args = {}
         for field in move.fields:
             value = action.get(field.name)
             args[field.name] = None if value is None else field.trusted(value, self, state, seat)
-        events: list[Event] = []
-        getattr(self, move.handler)(state, seat, args, events, None)
-        self.after_move(state, events)
-        clock = state.get("clock")
-        if clock is not None:
-            clock["missed"][seat] = 0
+        events = self._perform(state, seat, move, args, None)
+        self._clock_afresh(state, seat)
         return events
 
     def read_action(self, state: State, seat: int, action: Any) -> tuple[Move, Args]:
