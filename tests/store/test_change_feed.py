@@ -137,3 +137,28 @@ def test_a_lost_subscription_nobody_waits_for_ends_the_feed_quietly_until_someon
         record.updated_at += 1
         store.commit(record)
         assert watch.wait(WAIT) and watch.heard == record.rev
+
+
+def test_a_follower_woken_before_this_process_has_its_commits_answer_reads_that_commit(app, raw):
+    """The change a commit publishes may reach this process's followers before the commit's
+    answer reaches its writer: a follower then waits for the answer and reads the game as
+    this process wrote it, instead of loading it (Redis is held still here, so the answer
+    comes after the follower asks)."""
+    client = app.test_client()
+    store = app.extensions["cardroom.tables"].store
+    game_id, _ = new_table(client, "mr-toast", 2)
+    record = store.load(game_id).record
+    record.updated_at += 1
+    heard = record.rev + 1  # what the commit's change says
+    loads = raw.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)
+    stall = threading.Thread(target=lambda: raw.execute_command("DEBUG", "SLEEP", "0.4"))
+    stall.start()
+    time.sleep(0.1)
+    writer = threading.Thread(target=lambda: store.commit(record, final=True))
+    writer.start()
+    time.sleep(0.1)  # the commit is sent; Redis answers it when the stall ends
+    read = store.snapshot(game_id, heard)
+    writer.join(WAIT)
+    stall.join(WAIT)
+    assert read is record, "the committed record itself"
+    assert raw.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0) == loads

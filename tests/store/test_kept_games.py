@@ -326,3 +326,40 @@ def test_views_of_one_write_share_its_parts_and_a_move_is_seen_at_once(solo):
     after = view(solo, game_id, tokens[seat])
     assert after["version"] == shared.version + 1
     assert store.snapshot(game_id, None) is not shared
+
+
+def test_a_refusal_without_an_idempotency_key_on_a_kept_game_reads_two_fields_not_the_game(
+    solo, raw
+):
+    """A refusal judged on a kept game is certain once the game as stored is still that
+    write: one small read (``GameStore.confirm``), not a load of the whole game."""
+    game_id, tokens = new_table(solo, "exact-plays", 3, seed=9)
+    seat, action = next_move(solo, game_id, tokens)
+    waiting = next(other for other in tokens if other != seat)
+    stale = view(solo, game_id, tokens[waiting])["etag"]
+    assert post(solo, game_id, tokens[seat], action).status_code == 200
+    seat, action = next_move(solo, game_id, tokens)
+    before = calls(raw)
+    refused = solo.post(
+        f"/v1/games/{game_id}/actions",
+        json=action,
+        headers={**auth(tokens[seat]), "If-Match": f'"{stale}"'},
+    )
+    assert refused.status_code == 412, refused.get_json()
+    spent = calls(raw) - before
+    assert (spent["hgetall"], spent["hmget"], spent["evalsha"]) == (0, 1, 0), spent
+
+
+def test_a_refusal_without_an_idempotency_key_judged_on_a_stale_kept_game_is_judged_again(
+    client, workers, raw
+):
+    """On the kept game it is another seat's turn; the game as stored has moved on, and the
+    action is legal there."""
+    game_id, tokens = new_table(client, "exact-plays", 3, seed=11)
+    one, two = workers
+    view(two, game_id)  # `two` keeps the game as it is before the next action
+    seat, action = next_move(client, game_id, tokens)
+    assert post(one, game_id, tokens[seat], action).status_code == 200
+    seat, action = next_move(client, game_id, tokens)
+    answer = post(two, game_id, tokens[seat], action)
+    assert answer.status_code == 200, answer.get_json()

@@ -44,6 +44,8 @@ from cardroom.store.writes import (
 # that did not settle).
 _CREATE_ELSEWHERE = (redis.exceptions.TryAgainError, redis.exceptions.ClusterError)
 CREATE_ATTEMPTS = 3
+# How long a follower waits for this process's own commit of its game before loading it.
+WRITE_WAIT_SECONDS = 1.0
 
 
 @dataclass
@@ -80,6 +82,9 @@ class GameStore:
         self._refuse = client.register_script(REFUSE_SCRIPT)
         self._loading: dict[str, threading.Lock] = {}
         self._loading_lock = threading.Lock()
+        # Commits this process has sent and not yet seen answered, by game: the change they
+        # publish may reach this process's followers before the answer reaches the writer.
+        self._writing: dict[str, threading.Event] = {}
 
     def ping(self) -> bool:
         return bool(self.client.ping())
@@ -117,6 +122,28 @@ class GameStore:
         record = GameRecord.from_hash(game_id, results[0])
         stored = stored_answer(results[1]) if idempotency and results[1] else None
         return Loaded(record, stored)
+
+    def confirm(
+        self, record: GameRecord, idempotency: str | None = None
+    ) -> tuple[bool, dict[str, Any] | None]:
+        """Whether the game as stored is still ``record``'s write (its ``rev`` and write id),
+        and the stored answer of ``idempotency`` (a full key) if it has one: one round trip
+        that reads two fields, where a load reads and decodes the whole game. A refusal
+        judged on a recalled game is certain once this says the game was current."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hmget(game_key(record.id), "rev", "w")
+        if idempotency:
+            pipe.get(idempotency)
+        results = pipe.execute()
+        rev, write_id = results[0]
+        if rev is None:
+            self.recent.forget(record.id)
+            raise Gone(record.id)
+        current = int(rev) == record.rev and (write_id or b"").decode() == record.write_id
+        if record.recalled:
+            self.recent.observe(current)
+        stored = stored_answer(results[1]) if idempotency and results[1] else None
+        return current, stored
 
     def revision(self, game_id: str) -> int | None:
         """The game's write counter as stored now (None: no such game)."""
@@ -198,21 +225,27 @@ class GameStore:
                 raise ValueError(f"game id {record.id!r} is in no bucket: use new_game_id")
             keys.append(index_key(bucket))
             args += [int(record.created_at * 1000), bucket, buckets.BUCKETS, record.id]
-        result = send_once(self.client, self._commit, keys, args, record.id)
-        self._raise_refused_write(record, result)
-        if result == -1:
-            raise Conflict(record.id)
-        if result == -2:
-            self.recent.forget(record.id)
-            raise Gone(record.id)
-        if record.recalled:
-            self.recent.observe(True)
-            record.recalled = False
-        record.rev, record.write_id = int(result), write_id
-        if token:
-            record.token_hashes[token[0]] = token_hash
-        record.log_written(sealed, appended)
-        self.recent.keep(record.id, record.as_stored(body), record if final else None)
+        written = self._writing[record.id] = threading.Event()
+        try:
+            result = send_once(self.client, self._commit, keys, args, record.id)
+            self._raise_refused_write(record, result)
+            if result == -1:
+                raise Conflict(record.id)
+            if result == -2:
+                self.recent.forget(record.id)
+                raise Gone(record.id)
+            if record.recalled:
+                self.recent.observe(True)
+                record.recalled = False
+            record.rev, record.write_id = int(result), write_id
+            if token:
+                record.token_hashes[token[0]] = token_hash
+            record.log_written(sealed, appended)
+            self.recent.keep(record.id, record.as_stored(body), record if final else None)
+        finally:
+            written.set()
+            if self._writing.get(record.id) is written:
+                del self._writing[record.id]
 
     def remember_refusal(self, record: GameRecord, key: str, stored: dict[str, Any]) -> None:
         """Store a refusal of an action as the answer of its Idempotency-Key ``key``, if the
@@ -262,6 +295,13 @@ class GameStore:
         """Watch a game's writes (``cardroom.store.changes``): look at it after this began."""
         return self.changes.watch(game_id)
 
+    def _writing_here(self, game_id: str) -> bool:
+        """Wait for this process's commit of the game in flight, if there is one (True):
+        a follower woken by its change before its answer came back then reads the game
+        this process wrote instead of loading it."""
+        written = self._writing.get(game_id)
+        return written is not None and written.wait(WRITE_WAIT_SECONDS)
+
     def snapshot(self, game_id: str, heard: int | None) -> GameRecord:
         """The game as stored, for reading only (never change it): this process's kept copy
         when it is at least at revision ``heard`` (the newest a watch heard of; None: not
@@ -269,6 +309,8 @@ class GameStore:
         """
         if heard is not None:
             kept = self.recent.snapshot(game_id, heard)
+            if kept is None and self._writing_here(game_id):
+                kept = self.recent.snapshot(game_id, heard)
             if kept is not None:
                 return kept
         with self._loading_lock:

@@ -205,12 +205,15 @@ def refuse(
     ctx: Context, move: Move, record: GameRecord, proven: bool, refusal: Exception
 ) -> ActionOutcome:
     """Refuse the action: raises ``refusal`` once it is certain, kept by the Idempotency-Key
-    if the key keeps it; a refusal judged on a guess no write proved current is judged again
-    (``Again``). If the key was answered meanwhile, that answer is given instead."""
+    if the key keeps it; a refusal judged on a guess is certain if the game is still the
+    guess (``GameStore.confirm``), else judged again on a load (``Again``). If the key was
+    answered meanwhile, that answer is given instead."""
     kept = kept_refusal(refusal) if move.key else None
     if kept is None:
         if not proven:
-            raise Again(None)
+            confirmed = confirm(ctx, move, record, refusal)
+            if confirmed is not None:
+                return confirmed
         raise refusal
     # As Stripe's keys do, the key keeps its first answer, a refusal too: the same key can
     # never apply the action later. Kept only if the game is still the one judged (a guess
@@ -228,6 +231,23 @@ def refuse(
             raise Again(None) from None
         # Judged on the game as loaded: the refusal is certain, nothing applied.
     raise refusal
+
+
+def confirm(
+    ctx: Context, move: Move, record: GameRecord, refusal: Exception
+) -> ActionOutcome | None:
+    """A refusal judged on a recalled game: None if the game as stored is that game (the
+    refusal stands); the key's first answer if it has one; else ``Again`` (load and judge
+    again). A wrong token is refused before any answer is given again, as after a load."""
+    try:
+        current, answered = ctx.store.confirm(record, move.key)
+    except Gone:
+        raise NotFound(move.game_id) from None
+    if not current:
+        raise Again(None)
+    if answered is not None and not isinstance(refusal, Unauthorized):
+        return answer_again(ctx, move, answered, record)
+    return None
 
 
 def answer_again(

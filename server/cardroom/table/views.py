@@ -7,6 +7,7 @@ version and shared by every seat's view of it (``view_parts``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -18,7 +19,14 @@ from cardroom.table.envelopes import VIEW
 
 def etag_for(record: GameRecord, seat: int | None, rev: int | None = None) -> str:
     """The ETag of ``seat``'s view: it changes whenever the game is written."""
-    basis = f"{record.id}:{record.rev if rev is None else rev}:{'-' if seat is None else seat}"
+    return _etag(record.id, record.rev if rev is None else rev, seat)
+
+
+@functools.lru_cache(maxsize=8192)
+def _etag(game_id: str, rev: int, seat: int | None) -> str:
+    # Asked about six times a move (the If-Match, the answer, each socket's view): a
+    # version's tags are made once.
+    basis = f"{game_id}:{rev}:{'-' if seat is None else seat}"
     return hashlib.sha1(basis.encode()).hexdigest()[:20]
 
 
