@@ -4,6 +4,7 @@ again; followers read the process's snapshot of a game instead of loading it eac
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -12,9 +13,12 @@ import redis
 
 from cardroom.config import Settings
 from cardroom.serve.app import create_app
+from cardroom.store import GameRecord
 from cardroom.store.changes import game_of
+from cardroom.store.record import game_key
+from cardroom.store.writes import written_after
 
-from helpers import new_table
+from helpers import auth, new_table, view
 
 WAIT = 5.0
 
@@ -30,6 +34,10 @@ def raw(redis_server):
     client = redis.Redis.from_url(redis_server.url)
     yield client
     client.close()
+
+
+def calls(raw: redis.Redis, command: str) -> int:
+    return raw.info("commandstats").get(f"cmdstat_{command}", {}).get("calls", 0)
 
 
 def test_the_channel_names_its_game():
@@ -162,3 +170,74 @@ def test_a_follower_woken_before_this_process_has_its_commits_answer_reads_that_
     stall.join(WAIT)
     assert read is record, "the committed record itself"
     assert raw.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0) == loads
+
+
+def test_a_process_that_kept_a_game_keeps_it_as_another_process_writes_it(
+    app, settings, raw, monkeypatch
+):
+    """A change carries the write (store/writes.py, ``written_after``): a process that kept
+    the game before it keeps it after, byte for byte as stored, without loading it, through
+    joins (token fields), actions and the log's sealing every 16 entries."""
+    writer = create_app(settings).test_client()
+    store = app.extensions["cardroom.tables"].store
+    game = writer.post("/v1/games", json={"game_type": "mr-toast", "players": 4, "seed": 3})
+    game_id = game.get_json()["id"]
+    store.load(game_id)
+    loads: list[str] = []
+    load = store.load
+    monkeypatch.setattr(store, "load", lambda game, *rest: loads.append(game) or load(game, *rest))
+    with store.watch(game_id) as watch:
+        assert store.changes.live(WAIT)
+        watch.wait(0)  # the wake a new subscription gives every waiter ("look again")
+        watch.heard = 0
+        tokens = {}
+        for seat in range(4):
+            joined = writer.post(f"/v1/games/{game_id}/join", json={"name": f"p{seat}"})
+            tokens[joined.get_json()["seat"]] = joined.get_json()["token"]
+            assert watch.wait(WAIT)
+            assert store.recent.get(game_id) == raw.hgetall(game_key(game_id))
+        choices = random.Random(3)
+        for _ in range(40):
+            seat = view(writer, game_id)["awaiting"][0]
+            action = choices.choice(view(writer, game_id, tokens[seat])["legal_actions"])
+            answer = writer.post(
+                f"/v1/games/{game_id}/actions", json=action, headers=auth(tokens[seat])
+            )
+            assert answer.status_code == 200, answer.get_json()
+            assert watch.wait(WAIT)
+            stored = raw.hgetall(game_key(game_id))
+            assert store.recent.get(game_id) == stored
+            assert store.snapshot(game_id, watch.heard) == GameRecord.from_hash(game_id, stored)
+    assert stored.get(b"log"), "the log was sealed on the way"
+    assert loads == [], "never loaded"
+
+
+def test_a_change_that_does_not_follow_the_kept_write_leaves_the_kept_game_alone():
+    kept = {b"rev": b"4", b"w": b"aa", b"rec": b"{}", b"tail": b"[1]", b"t0": b"h0"}
+    after = b'5 bb aa t1 h1 tail\n{"x":1}\n[2]\n[3]'
+    assert written_after(kept, after) == {
+        **kept,
+        b"rev": b"5",
+        b"w": b"bb",
+        b"rec": b'{"x":1}',
+        b"tail": b"[1]\n[2]\n[3]",
+        b"t1": b"h1",
+    }
+    sealed = written_after(kept, b'5 bb aa - - sealed\n{"x":1}\nx\x9c\n\x00')
+    assert sealed == {
+        **kept,
+        b"rev": b"5",
+        b"w": b"bb",
+        b"rec": b'{"x":1}',
+        b"log": b"x\x9c\n\x00",
+        b"tail": b"",
+    }
+    assert written_after(kept, b"5 bb") is None, "an earlier release's change: rev and id only"
+    assert written_after(kept, b'5 bb zz - - tail\n{"x":1}\n') is None, "after another write"
+    assert written_after(kept, b'6 bb aa - - tail\n{"x":1}\n') is None, "a write was missed"
+    unwritten = {b"rev": b"1", b"rec": b"{}"}  # a game written before write ids were
+    assert written_after(unwritten, b'2 bb - - - tail\n{"y":2}\n') == {
+        b"rev": b"2",
+        b"w": b"bb",
+        b"rec": b'{"y":2}',
+    }

@@ -1,10 +1,12 @@
 """Every game's changes, heard once per process and passed to whoever here waits for them.
 
-Each commit ``PUBLISH``es ``<rev> <write id>`` on ``cardroom:game:{ID}:changed``
-(``cardroom.store.writes``). A process holds one pattern subscription to all of those channels
-(``PSUBSCRIBE``, on one connection read by one background thread: a greenlet under gunicorn's
-gevent worker) and wakes the waiters of the game named, instead of opening a subscription,
-and a connection, per waiting request (docs/architecture.md, "Following a game").
+Each commit ``PUBLISH``es ``<rev> <write id>`` on ``cardroom:game:{ID}:changed``, most of
+them followed by the write itself (``cardroom.store.writes.written_after``). A process holds
+one pattern subscription to all of those channels (``PSUBSCRIBE``, on one connection read by
+one background thread: a greenlet under gunicorn's gevent worker), keeps the games it kept
+as written (``GameStore``), and wakes the waiters of the game named, instead of opening a
+subscription, and a connection, per waiting request (docs/architecture.md, "Following a
+game").
 
 A waiter ``watch``es a game, then checks the game as stored, then waits: a write after the
 watch began always wakes it. When the subscription is lost (Redis restarted, a failover) a
@@ -20,7 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -75,8 +77,10 @@ class Watch:
 class ChangeFeed:
     """The games' change messages, through one pattern subscription per process."""
 
-    def __init__(self, client: Any):
+    def __init__(self, client: Any, heard: Callable[[str, bytes], None] | None = None):
         self.client = client  # a client whose socket timeout outlasts a read of the feed
+        # Called with each change of a game before its waiters are woken.
+        self.heard = heard
         self._lock = threading.Lock()
         self._watches: dict[str, set[Watch]] = {}
         self._live = threading.Event()
@@ -179,12 +183,14 @@ class ChangeFeed:
         game_id = game_of(name)
         if game_id is None:
             return
+        change = data if isinstance(data, bytes) else str(data).encode()
+        if self.heard is not None:
+            self.heard(game_id, change)
         with self._lock:
             watching = list(self._watches.get(game_id, ()))
         if not watching:
             return
-        text = data.decode() if isinstance(data, bytes) else str(data)
-        head = text.split(" ", 1)[0]
+        head = change.split(b" ", 1)[0]
         rev = int(head) if head.isdigit() else None
         for watch in watching:
             watch.notify(rev)

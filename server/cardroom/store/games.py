@@ -37,6 +37,7 @@ from cardroom.store.writes import (
     Gone,
     send_once,
     stored_answer,
+    written_after,
 )
 
 # Refusals of a cluster that mean a create's script did not run: the game is made again in
@@ -74,7 +75,7 @@ class GameStore:
         self.unjoined_ttl_seconds = unjoined_ttl_seconds or ttl_seconds
         self.idempotency_ttl_seconds = idempotency_ttl_seconds
         self.recent = RecentGames(kept_games, GameRecord.from_hash)
-        self.changes = ChangeFeed(self.blocking_client)
+        self.changes = ChangeFeed(self.blocking_client, self._heard)
         self.due = DueSet(client)
         self.thinking = DueSet(client, "think")
         self.listing = Listing(client)
@@ -294,6 +295,18 @@ class GameStore:
     def watch(self, game_id: str) -> contextlib.AbstractContextManager[Watch]:
         """Watch a game's writes (``cardroom.store.changes``): look at it after this began."""
         return self.changes.watch(game_id)
+
+    def _heard(self, game_id: str, change: bytes) -> None:
+        """Another process wrote a game this one keeps: keep it as written (``written_after``),
+        so that its followers here need no load and the next action's guess is current. A
+        change of this process's own commit in flight is left to that commit."""
+        if game_id in self._writing:
+            return
+        kept = self.recent.get(game_id)
+        if kept is not None:
+            stored = written_after(kept, change)
+            if stored is not None:
+                self.recent.keep(game_id, stored)
 
     def _writing_here(self, game_id: str) -> bool:
         """Wait for this process's commit of the game in flight, if there is one (True):

@@ -33,9 +33,9 @@ Client = redis.Redis | RedisCluster | DeferredCluster
 # 5 its TTL, 6 token field or '', 7 token hash, 8 sealed log or '', 9 entries to append or '',
 # 10 the write id read, 11 this write's id; to create: 12 the creation time in ms, 13 the
 # bucket, 14 the number of buckets, 15 the game id.
-# Returns the new rev; -2 if the game is gone; -1 if a game to create exists; the game's hash
-# (HGETALL) if it was written since the read; a list of one item, the stored answer, if the
-# Idempotency-Key has one already.
+# Publishes the change (``written_after`` reads it). Returns the new rev; -2 if the game is
+# gone; -1 if a game to create exists; the game's hash (HGETALL) if it was written since the
+# read; a list of one item, the stored answer, if the Idempotency-Key has one already.
 COMMIT_SCRIPT = """
 if ARGV[4] ~= '' then
   local answered = redis.call('GET', KEYS[2])
@@ -72,9 +72,52 @@ if ARGV[1] == '' and KEYS[3] then
   if newest then x = math.max(x, math.floor(tonumber(newest) / buckets) + 1) end
   redis.call('ZADD', KEYS[3], string.format('%.0f', x * buckets + tonumber(ARGV[13])), ARGV[15])
 end
-redis.call('PUBLISH', KEYS[1] .. ':changed', new .. ' ' .. ARGV[11])
+local change = new .. ' ' .. ARGV[11]
+if ARGV[1] ~= '' then
+  local previous = seen[2] or ''
+  if previous == '' then previous = '-' end
+  local field, value = ARGV[6], ARGV[7]
+  if field == '' then field, value = '-', '-' end
+  local log, logged = 'tail', ARGV[9]
+  if ARGV[8] ~= '' then log, logged = 'sealed', ARGV[8] end
+  change = change .. ' ' .. previous .. ' ' .. field .. ' ' .. value .. ' ' .. log .. '\\n'
+           .. ARGV[2] .. '\\n' .. logged
+end
+redis.call('PUBLISH', KEYS[1] .. ':changed', change)
 return new
 """
+
+
+def written_after(kept: dict[bytes, bytes], change: bytes) -> dict[bytes, bytes] | None:
+    """The game's hash after the write a change message tells of, made from ``kept``, the
+    hash as it was just before that write; None if ``kept`` is not that (or the message does
+    not carry the write: a create, a write that sealed the log, an earlier release's).
+
+    The message is ``<rev> <write id>`` and, for every write but a create, `` <previous
+    write id> <token field> <token hash> <tail|sealed>`` (``-`` for an empty id or no
+    token), a newline, the record's JSON, a newline and either the log entries appended to
+    the tail or the new sealed log: a process that kept the game before the write keeps it
+    after without loading it.
+    """
+    head, newline, rest = change.partition(b"\n")
+    fields = head.split(b" ")
+    if not newline or len(fields) != 6:
+        return None
+    rev, write_id, previous, field, value, log = fields
+    if kept.get(b"w", b"") != (b"" if previous == b"-" else previous):
+        return None
+    if not rev.isdigit() or int(kept[b"rev"]) + 1 != int(rev):
+        return None
+    record, _, logged = rest.partition(b"\n")
+    stored = {**kept, b"rev": rev, b"w": write_id, b"rec": record}
+    if log == b"sealed":
+        stored[b"log"], stored[b"tail"] = logged, b""
+    elif logged:
+        tail = kept.get(b"tail")
+        stored[b"tail"] = tail + b"\n" + logged if tail else logged
+    if field != b"-":
+        stored[field] = value
+    return stored
 
 
 # KEYS: game hash, idempotency key. ARGV: 1 rev read, 2 write id read, 3 the stored refusal,
