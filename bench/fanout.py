@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     others = args.masters - 1
     per_publish = bus / args.publishes
     print(
-        f"{args.masters} nodes: each PUBLISH of {args.bytes:,} bytes sent {(sent - sent_before) / args.publishes:.2f}"
+        f"{args.masters} nodes: each PUBLISH of {args.bytes:,} bytes sent"
+        f" {(sent - sent_before) / args.publishes:.2f}"
         f" bus messages and {per_publish:,.0f} bytes ({per_publish / others:,.0f} bytes to each"
         f" of the {others} other nodes); idle gossip {idle_per_s:,.0f} bytes/s"
     )
