@@ -59,6 +59,17 @@ def post(client: Any, game_id: str, token: str, action: dict) -> Any:
     return client.post(f"/v1/games/{game_id}/actions", json=action, headers=auth(token))
 
 
+def stale_view_then_next_move(
+    client: Any, game_id: str, tokens: dict[int, str]
+) -> tuple[str, int, dict]:
+    """The ETag of a waiting seat's view, made stale by one move; then the next move."""
+    seat, action = next_move(client, game_id, tokens)
+    waiting = next(other for other in tokens if other != seat)
+    stale = view(client, game_id, tokens[waiting])["etag"]
+    assert post(client, game_id, tokens[seat], action).status_code == 200
+    return (stale, *next_move(client, game_id, tokens))
+
+
 def stored_and_replayed(raw: redis.Redis, game_id: str) -> tuple[GameRecord, Replay]:
     record = GameRecord.from_hash(game_id, raw.hgetall(game_key(game_id)))
     replay = Replay(record)
@@ -194,11 +205,7 @@ def test_an_action_with_an_idempotency_key_on_a_kept_game_needs_no_load(solo, ra
 def test_a_refusal_with_an_idempotency_key_on_a_kept_game_needs_no_load(solo, raw):
     """The write that keeps the refusal as the key's answer proves the kept game current."""
     game_id, tokens = new_table(solo, "exact-plays", 3, seed=9)
-    seat, action = next_move(solo, game_id, tokens)
-    waiting = next(other for other in tokens if other != seat)
-    stale = view(solo, game_id, tokens[waiting])["etag"]
-    assert post(solo, game_id, tokens[seat], action).status_code == 200
-    seat, action = next_move(solo, game_id, tokens)
+    stale, seat, action = stale_view_then_next_move(solo, game_id, tokens)
     headers = {**auth(tokens[seat]), "Idempotency-Key": "stale-view", "If-Match": f'"{stale}"'}
     before = calls(raw)
     refused = solo.post(f"/v1/games/{game_id}/actions", json=action, headers=headers)
@@ -334,11 +341,7 @@ def test_a_refusal_without_an_idempotency_key_on_a_kept_game_reads_two_fields_no
     """A refusal judged on a kept game is certain once the game as stored is still that
     write: one small read (``GameStore.confirm``), not a load of the whole game."""
     game_id, tokens = new_table(solo, "exact-plays", 3, seed=9)
-    seat, action = next_move(solo, game_id, tokens)
-    waiting = next(other for other in tokens if other != seat)
-    stale = view(solo, game_id, tokens[waiting])["etag"]
-    assert post(solo, game_id, tokens[seat], action).status_code == 200
-    seat, action = next_move(solo, game_id, tokens)
+    stale, seat, action = stale_view_then_next_move(solo, game_id, tokens)
     before = calls(raw)
     refused = solo.post(
         f"/v1/games/{game_id}/actions",
