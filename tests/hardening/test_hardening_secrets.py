@@ -12,6 +12,7 @@ import hmac
 import json
 import logging
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,15 @@ def test_tokens_are_compared_in_constant_time_against_every_seat(client, monkeyp
     monkeypatch.setattr(hmac, "compare_digest", lambda a, b: False)
     refused = client.get(f"/v1/games/{game['id']}/view", headers=auth(tokens[0]))
     assert refused.status_code == 401, "the seat is decided by hmac.compare_digest alone"
+
+
+def test_a_seat_token_is_256_random_bits_in_hex_so_a_command_line_reads_it_as_a_value(client):
+    # URL-safe base64 tokens began with "-" one time in 64, and `cardroom-bot --token TOKEN`
+    # (sdk/README.md) then read the token as an option and exited 2.
+    games = [create_game(client, "mr-toast", 4) for _ in range(8)]
+    tokens = [token for game in games for token in join_all(client, game).values()]
+    assert all(re.fullmatch(r"[0-9a-f]{64}", token) for token in tokens), tokens
+    assert len(set(tokens)) == len(tokens)
 
 
 # --- random games, scanned -------------------------------------------------------------------

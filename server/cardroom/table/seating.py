@@ -29,6 +29,13 @@ from cardroom.table.errors import (
 from cardroom.table.settling import schedule_due_work, settled, write_change
 
 
+def new_token() -> str:
+    """A new seat token, the only key to its seat's hand: 64 hex digits (256 bits). Never
+    URL-safe base64, which can begin with "-": a token is pasted into commands such as
+    ``cardroom-bot --token TOKEN``, where that would be read as an option."""
+    return secrets.token_hex(32)
+
+
 def game_types() -> list[dict[str, Any]]:
     """Every game type with its options, bot policies, rules page and the package that
     plays it (``GET /v1/game-types``)."""
@@ -121,7 +128,7 @@ def join(
 ) -> tuple[GameRecord, int, str]:
     """Take a free seat. A seat a rematch reserved (table/rematch.py) is taken only with
     ``token``, the token that held it in the previous game."""
-    new_token = secrets.token_urlsafe(32)
+    token_issued = new_token()
     for _ in range(MAX_ATTEMPTS):
         record = ctx.load(game_id).record
         chosen = choose_seat(record, seat, token)
@@ -134,10 +141,10 @@ def join(
             play_bots(record, game, ms, ctx.spending())
         schedule_due_work(ctx, record, game, now)
         try:
-            ctx.store.commit(record, token=(chosen, new_token))
+            ctx.store.commit(record, token=(chosen, token_issued))
         except Conflict:
             continue
-        return record, chosen, new_token
+        return record, chosen, token_issued
     raise Conflict(game_id)
 
 
