@@ -119,12 +119,16 @@ def test_bot_budget_settings_come_from_the_environment(monkeypatch):
         Settings.from_env()
 
 
-def test_all_bot_games_finish_with_no_request_under_gunicorn_without_double_steps(own_redis):
+def test_all_bot_games_finish_with_no_request_under_gunicorn_without_double_steps(
+    own_redis, budget_app, tmp_path
+):
     """Two gunicorn servers (two workers each), each worker running the loop: every game
     ends with nobody polling, and each stored log replays to its state (no step twice)."""
     ports = [free_port(), free_port()]
     env = {"CARDROOM_BOT_ACTIONS_PER_REQUEST": "40", "CARDROOM_RATE_LIMIT_CREATE": "off"}
-    servers = [start_gunicorn(own_redis.url, port, **env) for port in ports]
+    logs = tmp_path / "servers.log"
+    with logs.open("wb") as output:
+        servers = [start_gunicorn(own_redis.url, port, output, **env) for port in ports]
     try:
         ids = []
         for index in range(8):
@@ -138,16 +142,25 @@ def test_all_bot_games_finish_with_no_request_under_gunicorn_without_double_step
             assert created.json()["version"] <= 40
             ids.append(created.json()["id"])
         deadline = time.monotonic() + 60
-        waiting = set(ids)
+        waiting: dict[str, tuple[str, int]] = {game_id: ("", 0) for game_id in ids}
         while waiting and time.monotonic() < deadline:
             for game_id in list(waiting):
                 record, events = stored_game(own_redis.url, game_id)  # replays the log
+                waiting[game_id] = (record.status, record.version)
                 if record.status == "finished":
                     versions = [event["version"] for event in events if "actor" in event]
                     assert sorted(set(versions)) == list(range(1, record.version + 1))
-                    waiting.discard(game_id)
+                    del waiting[game_id]
             time.sleep(0.2)
-        assert not waiting, f"{len(waiting)} all-bot games did not finish with no request"
+        due = budget_app.extensions["cardroom.tables"].store.due
+        stuck = {
+            game_id: (*seen, due.due_at(game_id), time.time()) for game_id, seen in waiting.items()
+        }
+        assert not waiting, (
+            f"{len(waiting)} all-bot games did not finish with no request "
+            f"(status, version, due at, now): {stuck}; the servers' log ends: "
+            f"{logs.read_text(errors='replace')[-4000:]}"
+        )
     finally:
         for server in servers:
             stop_gunicorn(server)
