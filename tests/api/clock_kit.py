@@ -60,6 +60,13 @@ def stored(tables: Tables, game_id: str) -> GameRecord:
     return tables.store.load(game_id).record
 
 
+def opened(tables: Tables, game_id: str, token: str | None) -> tuple[GameRecord, int | None]:
+    """The game as ``token``'s seat (None: a spectator) reads it, passed deadlines settled
+    (as a game socket's hello: the game read, then its seat)."""
+    record = tables.snapshot(game_id)
+    return record, tables.seat_of(record, token)
+
+
 def events_of(tables: Tables, game_id: str, after: int = 0) -> list[dict[str, Any]]:
     """Every event after ``after``, unredacted, as stored (nothing settled first)."""
     record = stored(tables, game_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from clock_kit import clocked_app
+from clock_kit import clocked_app, opened
 
 from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
 from cardroom.store.embedded import EmbeddedRedis
@@ -33,18 +33,18 @@ def test_a_timed_window_closes_on_the_first_request_after_its_deadline(own_store
     options = {"deck": stacked_with_find_a_penny_first(), "first_seat": 0, "reaction_deadline": 5}
     record = tables.create("mr-toast", 2, options, seed=1)
     tokens = {seat: tables.join(record.id, f"p{seat}", seat)[2] for seat in (0, 1)}
-    view = tables.shape_view(*tables.open(record.id, tokens[0]))
+    view = tables.shape_view(*opened(tables, record.id, tokens[0]))
     penny = next(a for a in view["legal_actions"] if a["type"] == "play_blue")
     tables.act(record.id, tokens[0], penny)
 
     now[0] = T0 + 4  # inside the window: seat 1 is still to answer (MT-12)
-    record, _ = tables.open(record.id, None)
+    record, _ = opened(tables, record.id, None)
     view = tables.shape_view(record, None)
     assert view["to_act"] == [1] and view["deadline"] == T0 + 5
     version = view["version"]
 
     now[0] = T0 + 6  # past it: the window closes as if seat 1 allowed (MT-13, MT-14)
-    record, _ = tables.open(record.id, None)
+    record, _ = opened(tables, record.id, None)
     view = tables.shape_view(record, None)
     assert view["deadline"] is None
     assert view["version"] == version + 1
@@ -61,12 +61,12 @@ def test_an_if_match_from_before_a_window_closed_is_stale(own_store):
     options = {"deck": stacked_with_find_a_penny_first(), "first_seat": 0, "reaction_deadline": 5}
     record = tables.create("mr-toast", 2, options, seed=1)
     tokens = {seat: tables.join(record.id, f"p{seat}", seat)[2] for seat in (0, 1)}
-    view = tables.shape_view(*tables.open(record.id, tokens[0]))
+    view = tables.shape_view(*opened(tables, record.id, tokens[0]))
     penny = next(a for a in view["legal_actions"] if a["type"] == "play_blue")
     tables.act(record.id, tokens[0], penny)
 
     now[0] = T0 + 4  # seat 1 sees the window open and decides
-    record, seat = tables.open(record.id, tokens[1])
+    record, seat = opened(tables, record.id, tokens[1])
     etag = etag_for(record, seat)
     answer = next(a for a in tables.shape_view(record, seat)["legal_actions"])
     version = record.version

@@ -10,7 +10,7 @@ import threading
 from typing import Any
 
 import pytest
-from clock_kit import START, Clock, events_of, instance, seated, stored
+from clock_kit import START, Clock, events_of, instance, opened, seated, stored
 
 from cardroom.games.mr_toast.cards import DEFAULT_COUNTS
 from cardroom.progress import Progression
@@ -49,7 +49,7 @@ def after_timeout(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any
 
 def settle(tables, game_id: str) -> dict[str, Any]:
     """A spectator's request: it settles whatever deadline passed (lazily) and reads."""
-    return tables.shape_view(*tables.open(game_id, None))
+    return tables.shape_view(*opened(tables, game_id, None))
 
 
 # --- every phase of both games ------------------------------------------------------------------
@@ -71,7 +71,7 @@ def test_mr_toast_turn_a_seat_that_never_acts_ends_its_turn(tables, clock):
 
 def test_mr_toast_step_three_a_seat_that_stalls_after_its_play_ends_its_turn(tables, clock):
     game_id, tokens = seated(tables, "mr-toast", 2, {"turn_seconds": TURN, "first_seat": 0})
-    legal = tables.shape_view(*tables.open(game_id, tokens[0]))["legal_actions"]
+    legal = tables.shape_view(*opened(tables, game_id, tokens[0]))["legal_actions"]
     step_two = next(a for a in legal if a["type"] in ("score", "give_red"))
     clock.advance(10)
     tables.act(game_id, tokens[0], step_two)
@@ -86,7 +86,7 @@ def test_mr_toast_step_three_a_seat_that_stalls_after_its_play_ends_its_turn(tab
 def test_mr_toast_reaction_a_seat_that_never_answers_allows(tables, clock):
     options = {"turn_seconds": TURN, "first_seat": 0, "deck": find_a_penny_first()}
     game_id, tokens = seated(tables, "mr-toast", 2, options)
-    legal = tables.shape_view(*tables.open(game_id, tokens[0]))["legal_actions"]
+    legal = tables.shape_view(*opened(tables, game_id, tokens[0]))["legal_actions"]
     penny = next(a for a in legal if a["type"] == "play_blue")
     clock.advance(5)
     tables.act(game_id, tokens[0], penny)

@@ -151,14 +151,16 @@ class _Session:
         hello = self._first_message()
         if hello is None:
             return
-        try:
-            self._greet(hello)
-            _, self.seat = self.tables.open(self.game_id, self.token)
-        except Exception as error:
-            status = self._send_problem(None, error)
-            self._close(4000 + status if 400 <= status < 600 else 1011, "refused")
-            return
-        with self.tables.follow(self.game_id) as following:
+        with contextlib.ExitStack() as stack:
+            try:
+                self._greet(hello)
+                # The game read once its watch began is the one the hello is judged on.
+                following = stack.enter_context(self.tables.follow(self.game_id))
+                self.seat = self.tables.seat_of(following.record, self.token)
+            except Exception as error:
+                status = self._send_problem(None, error)
+                self._close(4000 + status if 400 <= status < 600 else 1011, "refused")
+                return
             self._following = following
             reader = threading.Thread(target=copy_current_request_context(self._read), daemon=True)
             reader.start()

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from cardroom.store import GameRecord, GameStore
 from cardroom.store.changes import Watch
 from cardroom.store.connection import counter_storage
-from cardroom.table import following, move, seating, settling, thinking, views
+from cardroom.table import access, following, move, seating, settling, thinking, views
 from cardroom.table.bot_play import BotBudget
 from cardroom.table.context import Clock, Context
 from cardroom.table.errors import (
@@ -137,8 +137,7 @@ class Tables:
         records, after = self.store.page(before, limit, wanted)
         return [views.summarise(record) for record in records], after
 
-    def open(self, game_id: str, token: str | None) -> tuple[GameRecord, int | None]:
-        return following.open_game(self.ctx, game_id, token)
+    seat_of = staticmethod(access.seat_or_spectator)
 
     def snapshot(self, game_id: str, heard: int | None = None) -> GameRecord:
         return settling.snapshot(self.ctx, game_id, heard)

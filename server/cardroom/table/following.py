@@ -70,12 +70,6 @@ def follow(ctx: Context, game_id: str) -> Iterator[Follow]:
         yield Follow(ctx, game_id, watch)
 
 
-def open_game(ctx: Context, game_id: str, token: str | None) -> tuple[GameRecord, int | None]:
-    """The game as ``token``'s seat sees it (``None``: a spectator), deadlines settled."""
-    record = settled(ctx, game_id)
-    return record, seat_or_spectator(record, token)
-
-
 def view_after(
     ctx: Context, game_id: str, token: str | None, seen: Callable[[str], bool], wait: float
 ) -> tuple[GameRecord, int | None]:
