@@ -1,6 +1,6 @@
 """Instructions per move of one cardroom worker, counted by callgrind (bench/peer/README.md).
 
-    .venv/bin/python -m bench.peer.instructions [--games 8] [--seconds 40]
+    .venv/bin/python -m bench.peer.instructions [--games 8] [--seconds 40] [--workers 1]
         [--server-env NAME=VALUE …] [--load-dir DIR]
 
 runs one gunicorn worker (cardroom's production config) under ``valgrind --tool=callgrind``,
@@ -11,10 +11,13 @@ window: ``callgrind_control`` switches it on and off). Instruction counts do not
 the machine's load, so two variants compare on a shared, noisy machine; the worker runs
 about fifty times slower under valgrind, which only makes the window hold fewer moves. Only
 user-space instructions of the worker are counted: not the kernel's work for its system
-calls, and not Redis (another process). ``--server-env`` sets the server's environment
-(``CARDROOM_KEPT_GAMES=0``, or ``PYTHONPATH=/path/to/other/server`` to measure other code);
-``--load-dir`` runs another ``load-cardroom.js`` (with its ``load-common.js`` and a
-``node_modules``), e.g. an older one that follows games as an older SDK did.
+calls, and not Redis (another process). ``--workers N`` runs N workers and counts them
+together (what a move costs when a game's sockets land on different workers, without the
+scheduling noise that CPU time has when the processes outnumber the cores). ``--server-env``
+sets the server's environment (``CARDROOM_KEPT_GAMES=0``, or
+``PYTHONPATH=/path/to/other/server`` to measure other code); ``--load-dir`` runs another
+``load-cardroom.js`` (with its ``load-common.js`` and a ``node_modules``), e.g. an older one
+that follows games as an older SDK did.
 """
 
 from __future__ import annotations
@@ -40,22 +43,23 @@ CALLGRIND = (
 )
 
 
-def _worker_of(master: int) -> int:
-    deadline = time.monotonic() + 30
+def _workers_of(master: int, count: int) -> list[int]:
+    deadline = time.monotonic() + BOOT_SECONDS
     while time.monotonic() < deadline:
         children = subprocess.run(
             ["pgrep", "-P", str(master)], capture_output=True, text=True, check=False
         ).stdout.split()
-        if children:
-            return int(children[0])
+        if len(children) >= count:
+            return [int(child) for child in children[:count]]
         time.sleep(0.2)
-    raise RuntimeError("gunicorn started no worker")
+    raise RuntimeError(f"gunicorn started fewer than {count} workers")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.peer.instructions", description=__doc__)
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--load-dir", type=Path, default=launch.PEER_DIR)
     args = parser.parse_args(argv)
@@ -65,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     launch.ensure_packages(lambda message: print(message, file=sys.stderr))
     server_env = {
-        "CARDROOM_WORKERS": "1",
+        "CARDROOM_WORKERS": str(args.workers),
         "CARDROOM_WORKER_TIMEOUT": "900",
         "CARDROOM_RATE_LIMIT_CREATE": "off",
         "CARDROOM_RATE_LIMIT_JOIN": "off",
@@ -82,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                 boot_timeout=BOOT_SECONDS,
                 **server_env,
             )
-            worker = _worker_of(server.pid)
+            workers = _workers_of(server.pid, args.workers)
             load = subprocess.Popen(
                 ["node", "load-cardroom.js", "--url", server.url, "--games", str(args.games)],
                 cwd=args.load_dir,
@@ -95,15 +99,17 @@ def main(argv: list[str] | None = None) -> int:
                 if load.poll() is not None:
                     raise RuntimeError("the load client exited before its games were seated")
             time.sleep(5)  # warm: imports done, pools filled
-            launch.callgrind_counting(worker, on=True)
-            before = launch.callgrind_instructions(worker)
+            for worker in workers:
+                launch.callgrind_counting(worker, on=True)
+            before = sum(launch.callgrind_instructions(worker) for worker in workers)
             load.stdin.write("start\n")
             load.stdin.flush()
             time.sleep(args.seconds)
             load.stdin.write("stop\n")
             load.stdin.flush()
-            after = launch.callgrind_instructions(worker)
-            launch.callgrind_counting(worker, on=False)
+            after = sum(launch.callgrind_instructions(worker) for worker in workers)
+            for worker in workers:
+                launch.callgrind_counting(worker, on=False)
             result = next(json.loads(line) for line in load.stdout if '"event":"result"' in line)
         finally:
             if load is not None:
@@ -119,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     moves = max(1, result["moves"])
     print(
         f"{result['moves']} moves in {args.seconds:g} s under callgrind:"
-        f" {(after - before) / moves:,.0f} instructions per move (worker, user space);"
+        f" {(after - before) / moves:,.0f} instructions per move"
+        f" ({args.workers} worker{'s' if args.workers != 1 else ''}, user space);"
         f" to server {result['to_server']}, from server {result['from_server']},"
         f" refused {result['refused']}"
     )
