@@ -32,6 +32,9 @@ log = logging.getLogger("cardroom.progress")
 # A claimed game is left to its claimer this long; a claimer that dies loses it after that.
 LEASE_SECONDS = 30.0
 GAMES_PER_CLAIM = 8
+# A game whose step failed (an outage, a race lost every attempt) is due again this soon,
+# not when its lease ends; a claimed game the loop did not start is handed back at once.
+RETRY_SECONDS = 2.0
 
 
 class Progression:
@@ -58,11 +61,19 @@ class Progression:
         done = 0
         for bucket in buckets:
             claimed = self.due.claim(bucket, now, self.lease_seconds, GAMES_PER_CLAIM)
-            for game_id, lease_end in claimed:
+            for index, (game_id, lease_end) in enumerate(claimed):
                 if self._stop.is_set():
+                    self._hand_back(claimed[index:], first_after=0.0)
                     return done
                 started = time.perf_counter()
-                self.advance(game_id, lease_end)
+                try:
+                    self.advance(game_id, lease_end)
+                except (redis.exceptions.RedisError, OutcomeUnknown, *CLUSTER_ERRORS):
+                    self._hand_back(claimed[index:], first_after=RETRY_SECONDS)
+                    raise
+                except BaseException:  # a fault in code: not retried before its lease ends
+                    self._hand_back(claimed[index:], first_after=None)
+                    raise
                 done += 1
                 self._rest(time.perf_counter() - started)
         return done
@@ -74,8 +85,9 @@ class Progression:
         except NotFound:
             self.due.release(game_id, lease_end, None)
             return
-        except Conflict:
-            return  # too busy now; due again when the lease ends
+        except Conflict:  # too busy now
+            self.due.release(game_id, lease_end, self.tables.clock() + RETRY_SECONDS)
+            return
         except UnavailableGameType:
             return  # not played here; a process that has the game type takes it up
         if self.due.release(game_id, lease_end, next_due):
@@ -85,6 +97,20 @@ class Progression:
             current = self.tables.store.revision(game_id)
             if current is not None and current != rev:
                 self.due.schedule(game_id, self.tables.clock())
+
+    def _hand_back(self, leases: list[tuple[str, float]], first_after: float | None) -> None:
+        """End the leases of claimed games this loop leaves: the first is due again
+        ``first_after`` seconds from now (None: it keeps its lease), the others at once.
+        After a Redis error the rest keep their leases, which end by themselves."""
+        now = self.tables.clock()
+        for index, (game_id, lease_end) in enumerate(leases):
+            if index == 0 and first_after is None:
+                continue
+            after = (first_after or 0.0) if index == 0 else 0.0
+            try:
+                self.due.release(game_id, lease_end, now + after)
+            except (redis.exceptions.RedisError, OutcomeUnknown, *CLUSTER_ERRORS):
+                return
 
     def _rest(self, worked: float) -> None:
         """Sleep so that the loop works at most ``share`` of the time."""

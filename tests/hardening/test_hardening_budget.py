@@ -8,17 +8,21 @@ makes one version (docs/api.md).
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
+import redis
 import requests
 from hardening_kit import stored_game
 
 from cardroom.config import Settings
-from cardroom.progress import Progression
+from cardroom.progress import LEASE_SECONDS, RETRY_SECONDS, Progression
 from cardroom.serve.app import create_app
+from cardroom.store import Conflict
 from cardroom.store.due import bucket_of
 from cardroom.store.embedded import EmbeddedRedis, free_port
+from cardroom.table import Tables
 
 from gunicorns import start_gunicorn, stop_gunicorn
 from helpers import auth, create_game, join_all, view
@@ -185,3 +189,94 @@ def test_the_due_set_leases_keeps_the_earlier_time_and_releases_only_its_lease(b
     assert due.release(game_id, 2040.0, 5000.0) and due.due_at(game_id) == 5000.0
     leased = dict(due.claim(bucket, now=5000.0, lease=30, most=100))
     assert due.release(game_id, leased[game_id], None) and due.due_at(game_id) is None
+
+
+# Due entries this old are the next tests' alone: real games are due at the Unix time now.
+PAST = 1000.0
+
+
+def ids_in_one_bucket(prefix: str, count: int) -> list[str]:
+    """``count`` game ids whose due entries share a bucket, so one claim takes them all."""
+    by_bucket: dict[int, list[str]] = {}
+    for n in itertools.count():
+        ids = by_bucket.setdefault(bucket_of(f"{prefix}{n:04d}"), [])
+        ids.append(f"{prefix}{n:04d}")
+        if len(ids) == count:
+            return ids
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("failure", ["outage", "race", "fault"])
+def test_a_step_that_fails_hands_back_the_games_claimed_with_it(budget_app, monkeypatch, failure):
+    """A claim takes up to eight games for LEASE_SECONDS (30 s). When one game's step fails,
+    the games claimed after it are due again at once, and the failed one RETRY_SECONDS later
+    after an outage or a race lost at every attempt (a fault in code waits for its lease),
+    instead of every one of them standing still for its whole lease."""
+    store = budget_app.extensions["cardroom.tables"].store
+    tables = Tables(store, clock=lambda: PAST)
+    ids = ids_in_one_bucket(f"handBack{failure}", 3)
+    injected = {
+        "outage": redis.exceptions.TimeoutError("injected"),
+        "race": Conflict(ids[0]),
+        "fault": ValueError("injected"),
+    }[failure]
+    advanced: list[str] = []
+
+    def advance(game_id: str) -> tuple[int, float | None]:
+        advanced.append(game_id)
+        if len(advanced) == 1:
+            raise injected
+        return 0, None  # nothing more is due
+
+    monkeypatch.setattr(tables, "advance", advance)
+    for game_id in ids:
+        store.due.schedule(game_id, PAST)
+    try:
+        loop = Progression(tables, share=1.0)
+        if failure == "race":
+            assert loop.run_once() == 3, "a lost race ends only that game's step"
+            assert [store.due.due_at(game_id) for game_id in advanced[1:]] == [None, None]
+        else:
+            with pytest.raises(type(injected)):
+                loop.run_once()
+            assert [store.due.due_at(game_id) for game_id in ids if game_id != advanced[0]] == [
+                PAST,
+                PAST,
+            ], "the games claimed after the failed one are due again at once"
+        failed_due = PAST + (LEASE_SECONDS if failure == "fault" else RETRY_SECONDS)
+        assert store.due.due_at(advanced[0]) == failed_due
+    finally:
+        for game_id in ids:
+            if (at := store.due.due_at(game_id)) is not None:
+                store.due.release(game_id, at, None)
+
+
+def test_a_loop_stopped_during_a_claim_hands_back_the_games_it_did_not_start(
+    budget_app, monkeypatch
+):
+    """A loop told to stop (``Progression.stop``) leaves the rest of its claim to the other
+    loops at once."""
+    store = budget_app.extensions["cardroom.tables"].store
+    tables = Tables(store, clock=lambda: PAST)
+    loop = Progression(tables, share=1.0)
+    ids = ids_in_one_bucket("handBackStop", 3)
+
+    def advance(game_id: str) -> tuple[int, float | None]:
+        loop.stop()
+        return 0, None
+
+    monkeypatch.setattr(tables, "advance", advance)
+    for game_id in ids:
+        store.due.schedule(game_id, PAST)
+    try:
+        assert loop.run_once() == 1
+        assert sorted(
+            store.due.due_at(game_id) for game_id in ids if store.due.due_at(game_id)
+        ) == [
+            PAST,
+            PAST,
+        ], "the two games not started are due again at once"
+    finally:
+        for game_id in ids:
+            if (at := store.due.due_at(game_id)) is not None:
+                store.due.release(game_id, at, None)
