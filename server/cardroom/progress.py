@@ -25,6 +25,7 @@ import redis
 from cardroom.registry import UnavailableGameType
 from cardroom.store import Conflict, OutcomeUnknown
 from cardroom.store.connection import CLUSTER_ERRORS
+from cardroom.store.due import RETRY_SECONDS
 from cardroom.table import NotFound, Tables
 
 log = logging.getLogger("cardroom.progress")
@@ -32,9 +33,6 @@ log = logging.getLogger("cardroom.progress")
 # A claimed game is left to its claimer this long; a claimer that dies loses it after that.
 LEASE_SECONDS = 30.0
 GAMES_PER_CLAIM = 8
-# A game whose step failed (an outage, a race lost every attempt) is due again this soon,
-# not when its lease ends; a claimed game the loop did not start is handed back at once.
-RETRY_SECONDS = 2.0
 
 
 class Progression:

@@ -20,6 +20,7 @@ from the decision's seed instead, so no game stalls on a broken bot.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -36,6 +37,7 @@ from cardroom.bots import choose_thought
 from cardroom.registry import UnavailableGameType, get_game, get_policy
 from cardroom.store import Conflict, OutcomeUnknown
 from cardroom.store.connection import CLUSTER_ERRORS
+from cardroom.store.due import RETRY_SECONDS
 from cardroom.table import NotFound, Nothing, Tables, Thought
 
 log = logging.getLogger("cardroom.thinking")
@@ -57,6 +59,9 @@ class Mind:
     def __init__(self) -> None:
         self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
+
+    def _look_again_soon(self, game_id: str, lease_end: float) -> None:
+        self.waiting.release(game_id, lease_end, self.tables.clock() + RETRY_SECONDS)
 
     def decide(self, thought: Thought) -> dict[str, Any]:
         """The bot's action for ``thought``; RuntimeError if the process failed."""
@@ -121,7 +126,12 @@ class Thinking:
         random.shuffle(buckets)  # thinkers in other workers start elsewhere
         for bucket in buckets:
             for game_id, lease_end in self.waiting.claim(bucket, now, self.lease_seconds, 1):
-                return self.think(game_id, lease_end)
+                try:
+                    return self.think(game_id, lease_end)
+                except (redis.exceptions.RedisError, OutcomeUnknown, *CLUSTER_ERRORS):
+                    with contextlib.suppress(redis.exceptions.RedisError, *CLUSTER_ERRORS):
+                        self._look_again_soon(game_id, lease_end)
+                    raise
         return 0
 
     def think(self, game_id: str, lease_end: float) -> int:
@@ -131,8 +141,9 @@ class Thinking:
         except (NotFound, UnavailableGameType):
             self.waiting.release(game_id, lease_end, None)
             return 0
-        except Conflict:
-            return 0  # too busy now; waiting again when the lease ends
+        except Conflict:  # too busy now
+            self._look_again_soon(game_id, lease_end)
+            return 0
         if isinstance(thought, Nothing):
             now = self.tables.clock()
             recent = now - thought.written_at < SETTLING_SECONDS
@@ -149,6 +160,9 @@ class Thinking:
         # meanwhile): look again at once.
         self.waiting.release(game_id, lease_end, None if played else self.tables.clock())
         return int(played)
+
+    def _look_again_soon(self, game_id: str, lease_end: float) -> None:
+        self.waiting.release(game_id, lease_end, self.tables.clock() + RETRY_SECONDS)
 
     def decide(self, thought: Thought) -> dict[str, Any]:
         """The mind's decision; if it fails, a legal action drawn from the thought's seed."""

@@ -17,12 +17,13 @@ import requests
 from hardening_kit import stored_game
 
 from cardroom.config import Settings
-from cardroom.progress import LEASE_SECONDS, RETRY_SECONDS, Progression
+from cardroom.progress import LEASE_SECONDS, Progression
 from cardroom.serve.app import create_app
 from cardroom.store import Conflict
-from cardroom.store.due import bucket_of
+from cardroom.store.due import RETRY_SECONDS, bucket_of
 from cardroom.store.embedded import EmbeddedRedis, free_port
 from cardroom.table import Tables
+from cardroom.thinking import Thinking
 
 from gunicorns import start_gunicorn, stop_gunicorn
 from helpers import auth, create_game, join_all, view
@@ -280,3 +281,34 @@ def test_a_loop_stopped_during_a_claim_hands_back_the_games_it_did_not_start(
         for game_id in ids:
             if (at := store.due.due_at(game_id)) is not None:
                 store.due.release(game_id, at, None)
+
+
+@pytest.mark.parametrize("failure", ["outage", "race"])
+def test_a_thinking_turn_that_fails_waits_again_soon(budget_app, monkeypatch, failure):
+    """The thinking loop leases one game at a time: after an outage or a race lost at every
+    attempt the game waits again RETRY_SECONDS later, not for the rest of its lease (a
+    person playing against a search bot would wait 30 s for its move)."""
+    store = budget_app.extensions["cardroom.tables"].store
+    tables = Tables(store, clock=lambda: PAST)
+    game_id = f"thinkAgain{failure}"
+    injected = (
+        redis.exceptions.TimeoutError("injected") if failure == "outage" else Conflict(game_id)
+    )
+
+    def pending_thought(game: str) -> None:
+        raise injected
+
+    monkeypatch.setattr(tables, "pending_thought", pending_thought)
+    store.thinking.schedule(game_id, PAST)
+    thinking = Thinking(tables)
+    try:
+        if failure == "outage":
+            with pytest.raises(redis.exceptions.TimeoutError):
+                thinking.run_once()
+        else:
+            assert thinking.run_once() == 0
+        assert store.thinking.due_at(game_id) == PAST + RETRY_SECONDS
+    finally:
+        thinking.stop()
+        if (at := store.thinking.due_at(game_id)) is not None:
+            store.thinking.release(game_id, at, None)

@@ -29,6 +29,9 @@ import zlib
 import redis
 
 BUCKETS = 16
+# A leased game whose work failed for a passing reason (Redis out, a race lost at every
+# attempt) is due again this soon, not when its lease ends.
+RETRY_SECONDS = 2.0
 
 # KEYS[1]: a bucket. ARGV: now, lease end, most games. Returns the ids it leased.
 _CLAIM = """
