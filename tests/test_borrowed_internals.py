@@ -150,7 +150,8 @@ def test_a_gunicorn_whose_worker_methods_changed_is_refused() -> None:
 
 
 def test_a_gunicorn_worker_holds_the_app_it_loaded_in_wsgi() -> None:
-    """``worker.wsgi``, which gunicorn_conf.post_worker_init starts the progression loop for."""
+    """``worker.wsgi``, which gunicorn_conf.post_worker_init starts the progression loop for
+    (and worker_exit stops it for)."""
     loaded = object()
 
     class Application:  # what a worker asks of gunicorn's application object

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
 import requests
 
+from cardroom import progress
 from cardroom.serve import gunicorn_conf
+from cardroom.serve.app import create_app
 from cardroom.store.embedded import free_port
 
 from gunicorns import wait_healthy
@@ -47,6 +51,19 @@ def test_a_worker_freezes_what_it_made_at_start_and_collects_young_objects_less_
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_a_leaving_worker_stops_its_progression_loop(settings):
+    """docs/operations.md, "Bot play": gunicorn's worker_exit stops the worker's loop, which
+    then hands back the due games it claimed and did not start
+    (tests/hardening/test_hardening_budget.py), instead of leaving them to their lease."""
+    app = create_app(dataclasses.replace(settings, progression=True))
+    before = set(threading.enumerate())
+    assert progress.start_for_app(app) is not None
+    (loop,) = [thread for thread in set(threading.enumerate()) - before if thread.is_alive()]
+    assert loop.name == "cardroom-progress"
+    gunicorn_conf.worker_exit(None, SimpleNamespace(wsgi=app))
+    assert not loop.is_alive(), "the loop has ended"
 
 
 def test_dockerfile_uses_the_shared_config_and_passes_hadolint():

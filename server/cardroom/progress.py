@@ -50,6 +50,7 @@ class Progression:
         self.idle_seconds = idle_seconds
         self.lease_seconds = lease_seconds
         self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def run_once(self) -> int:
         """Claim and advance the games due now; how many were advanced."""
@@ -134,10 +135,17 @@ class Progression:
         """Run the loop in a daemon thread (a greenlet under gunicorn's gevent worker)."""
         thread = threading.Thread(target=self.run_forever, name="cardroom-progress", daemon=True)
         thread.start()
+        self._thread = thread
         return thread
 
-    def stop(self) -> None:
+    def stop(self, wait: float = 0.0) -> bool:
+        """End the loop: what it claimed and did not start is handed back. Waits up to
+        ``wait`` seconds for the loop started by ``start`` to end; True if it has ended."""
         self._stop.set()
+        if self._thread is None:
+            return True
+        self._thread.join(wait)
+        return not self._thread.is_alive()
 
 
 def start_for_app(app: Any) -> Progression | None:
