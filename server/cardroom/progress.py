@@ -102,12 +102,10 @@ class Progression:
         ``first_after`` seconds from now (None: it keeps its lease), the others at once.
         After a Redis error the rest keep their leases, which end by themselves."""
         now = self.tables.clock()
-        for index, (game_id, lease_end) in enumerate(leases):
-            if index == 0 and first_after is None:
-                continue
-            after = (first_after or 0.0) if index == 0 else 0.0
+        first = [] if first_after is None else [(*leases[0], now + first_after)]
+        for game_id, lease_end, due_at in first + [(*lease, now) for lease in leases[1:]]:
             try:
-                self.due.release(game_id, lease_end, now + after)
+                self.due.release(game_id, lease_end, due_at)
             except (redis.exceptions.RedisError, OutcomeUnknown, *CLUSTER_ERRORS):
                 return
 

@@ -60,9 +60,6 @@ class Mind:
         self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
 
-    def _look_again_soon(self, game_id: str, lease_end: float) -> None:
-        self.waiting.release(game_id, lease_end, self.tables.clock() + RETRY_SECONDS)
-
     def decide(self, thought: Thought) -> dict[str, Any]:
         """The bot's action for ``thought``; RuntimeError if the process failed."""
         line = json.dumps(thought.request(), separators=(",", ":")).encode() + b"\n"
